@@ -1,0 +1,57 @@
+"""The PBEM league's dice server: ``create_app`` builds the web application.
+
+The factory reads as a list of named steps. It starts no threads, makes no network calls
+and creates no keys: ``pbem init`` makes them, and the app refuses to start without them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+
+from dice_server.config import TEMPLATES_DIR, instance_path, load_config
+from dice_server.db import make_engine, make_sessions
+from dice_server.keys import load_keys
+from dice_server.services import ServiceContext
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    path = (test_config or {}).get("INSTANCE_PATH") or instance_path()
+    app = Flask(__name__, instance_path=str(Path(path)), template_folder=str(TEMPLATES_DIR))
+    load_config(app, test_config)
+    register_services(app)
+    register_blueprints(app)
+    return app
+
+
+def register_services(app: Flask) -> None:
+    keys = load_keys(Path(app.instance_path))
+    app.secret_key = keys.secret_key
+    engine = make_engine(app.config["DATABASE_URL"], int(app.config["SQLITE_BUSY_TIMEOUT_MS"]))
+    app.extensions["pbem"] = ServiceContext(
+        sessions=make_sessions(engine),
+        keys=keys,
+        clock=app.config.get("CLOCK") or utc_now,
+    )
+
+
+def register_blueprints(app: Flask) -> None:
+    from dice_server.web import api, errors, health
+
+    errors.init_app(app)
+    app.register_blueprint(health.bp)
+    app.register_blueprint(api.bp)
+
+
+def services() -> ServiceContext:
+    """The service context of the running app (for channel adapters)."""
+    ctx: ServiceContext = current_app.extensions["pbem"]
+    return ctx

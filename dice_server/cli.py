@@ -1,0 +1,207 @@
+"""``pbem``: the operator's command line. Each command prints only its result on stdout;
+messages go to stderr, and a refusal exits non-zero with the reason."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import click
+from flask import Flask
+
+from dice_server.config import instance_path
+from dice_server.errors import ServiceError
+from dice_server.keys import MissingKeys, init_instance
+from dice_server.services import ServiceContext
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _app() -> Flask:
+    from dice_server import create_app
+
+    return create_app()
+
+
+def _ctx() -> ServiceContext:
+    ctx: ServiceContext = _app().extensions["pbem"]
+    return ctx
+
+
+def refusals(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn a service's refusal into a message on stderr and exit status 1."""
+
+    @wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except (ServiceError, MissingKeys) as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+
+    return wrapper
+
+
+def emit(obj: Any) -> None:
+    click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+@click.group()
+def main() -> None:
+    """PBEM league service: dice server and adjudicator."""
+
+
+@main.command()
+def init() -> None:
+    """Create the instance's keys once (idempotent)."""
+    path = instance_path()
+    made = init_instance(path)
+    for file in made:
+        click.echo(f"created {file}", err=True)
+    if not made:
+        click.echo(f"keys already present in {path}", err=True)
+
+
+@main.group()
+def db() -> None:
+    """The database schema."""
+
+
+@db.command("upgrade")
+@refusals
+def db_upgrade() -> None:
+    """Apply the migrations (alembic upgrade head)."""
+    from dice_server.migrate import upgrade
+
+    ctx = _ctx()
+    engine = ctx.sessions.kw["bind"]
+    upgrade(engine)
+    click.echo("database at the latest revision", err=True)
+
+
+@main.group()
+def member() -> None:
+    """League members."""
+
+
+@member.command("add")
+@click.argument("email")
+@click.option("--name", required=True, help="The member's name as the league knows it.")
+@click.option("--confirmed", is_flag=True, help="The address is already confirmed.")
+@click.option("--role", type=click.Choice(["player", "minister"]), default="player")
+@refusals
+def member_add(email: str, name: str, confirmed: bool, role: str) -> None:
+    """Add a member; prints the API token (shown only this once)."""
+    from dice_server.services.members import add_member
+
+    made = add_member(_ctx(), email, name, role=role, confirmed=confirmed)
+    click.echo(f"added {made.email} as {role}", err=True)
+    click.echo(made.token)
+
+
+@main.group()
+def game() -> None:
+    """League games."""
+
+
+@game.command("create")
+@click.option("--axis", required=True, help="Address of the member playing the Axis.")
+@click.option("--allies", required=True, help="Address of the member playing the Allies.")
+@click.option("--number", type=int, help="The league's game number (default: next free).")
+@click.option("--mentor", help="Address of the game's mentor.")
+@click.option("--variant", help="The variant played (variant games are not rated).")
+@click.option("--agreement", "agreements", multiple=True, help="A gentlemen's agreement.")
+@refusals
+def game_create(
+    axis: str,
+    allies: str,
+    number: int | None,
+    mentor: str | None,
+    variant: str | None,
+    agreements: tuple[str, ...],
+) -> None:
+    """Create a game and its genesis entry; prints the game number."""
+    from dice_server.services.games import create_game
+
+    entry = create_game(
+        _ctx(),
+        axis=axis,
+        allies=allies,
+        number=number,
+        mentor=mentor,
+        variant=variant,
+        agreements=agreements,
+    )
+    click.echo(f"game {entry.game_number} created; genesis at {entry.at}", err=True)
+    click.echo(str(entry.game_number))
+
+
+@game.command("end")
+@click.argument("number", type=int)
+@click.option("--status", required=True, type=click.Choice(["finished", "forfeited", "annulled"]))
+@click.option("--winner", type=click.Choice(["axis", "allies"]))
+@click.option("--reason", help="Why the game ended (forfeit, annulment...).")
+@refusals
+def game_end(number: int, status: str, winner: str | None, reason: str | None) -> None:
+    """Record the result and reveal the game's dice seed; prints the entry."""
+    from dice_server.services.games import end_game
+
+    entry = end_game(_ctx(), number, status=status, winner=winner, reason=reason)
+    emit(entry.signed())
+
+
+@game.command("reopen")
+@click.argument("number", type=int)
+@click.option("--reason", required=True, help="Why the game is reopened.")
+@refusals
+def game_reopen(number: int, reason: str) -> None:
+    """Reopen an ended game under a new committed seed; prints the entry."""
+    from dice_server.services.games import reopen_game
+
+    emit(reopen_game(_ctx(), number, reason=reason).signed())
+
+
+@main.group()
+def ledger() -> None:
+    """Export and verify ledgers."""
+
+
+@ledger.command("export")
+@click.argument("number", type=int)
+@refusals
+def ledger_export(number: int) -> None:
+    """Print game NUMBER's ledger as JSON (the format of GET /api/v1/games/N/ledger)."""
+    from dice_server.services.games import export_ledger
+
+    emit(export_ledger(_ctx(), number, None))
+
+
+@ledger.command("verify")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--keys", "keys_file", required=True, type=click.Path(exists=True, path_type=Path)
+)
+def ledger_verify(file: Path, keys_file: Path) -> None:
+    """Check an exported ledger offline; exit 0 only when everything holds."""
+    from dice_server.verifier import main as verify_main
+
+    sys.exit(verify_main([str(file), "--keys", str(keys_file)]))
+
+
+@main.group()
+def keys() -> None:
+    """The signing keys."""
+
+
+@keys.command("show")
+@refusals
+def keys_show() -> None:
+    """Print the published keys (the format of GET /api/v1/keys)."""
+    from dice_server.services.keys import published_keys
+
+    emit(published_keys(_ctx()))

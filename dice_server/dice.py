@@ -1,0 +1,61 @@
+"""Commit-reveal dice seeds (DESIGN.md, "Dice").
+
+A seed is drawn with ``secrets`` when a game is created (or reopened); only its SHA-256
+commitment goes into the ledger. The seed is sealed at rest and opened only inside a
+roll's append or at the reveal, when the game ends and anyone can recompute every die.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from dice_server.keys import SeedBox
+from dice_server.models import Seed
+from dice_server.verifier import draw_dice, seed_commitment
+
+SEED_BYTES = 32
+
+
+def _label(game: int, commitment_seq: int) -> str:
+    return f"pbem-seed:game:{game}:commitment:{commitment_seq}"
+
+
+def new_seed(
+    session: Session, box: SeedBox, game: int, commitment_seq: int
+) -> tuple[Seed, str]:
+    """Draw, seal and store a seed; return it with the commitment for the ledger."""
+    seed = secrets.token_bytes(SEED_BYTES)
+    commitment = seed_commitment(seed)
+    row = Seed(
+        game_number=game,
+        commitment_seq=commitment_seq,
+        commitment=commitment,
+        sealed=box.seal(seed, _label(game, commitment_seq)),
+    )
+    session.add(row)
+    return row, commitment
+
+
+def open_seed(session: Session, game: int) -> Seed | None:
+    """The game's unrevealed seed, if any (a revealed game has none until it reopens)."""
+    return session.execute(
+        select(Seed)
+        .where(Seed.game_number == game, Seed.revealed_seq.is_(None))
+        .order_by(Seed.commitment_seq.desc())
+        .limit(1)
+    ).scalar_one_or_none()
+
+
+def unseal(box: SeedBox, row: Seed) -> bytes:
+    seed = box.open(row.sealed, _label(row.game_number, row.commitment_seq))
+    if seed_commitment(seed) != row.commitment:
+        raise RuntimeError(f"seed of game {row.game_number} does not match its commitment")
+    return seed
+
+
+def roll(box: SeedBox, row: Seed, seq: int, count: int, sides: int = 6) -> list[int]:
+    """The dice of entry ``seq``: call only inside that entry's append."""
+    return draw_dice(unseal(box, row), row.game_number, seq, count, sides)

@@ -1,0 +1,132 @@
+"""The instance's three secrets, each in its own file under ``instance/``.
+
+``pbem init`` creates them once (O_EXCL, mode 0600) before any worker starts;
+``create_app`` only loads them and refuses to start without them. There are no
+default secrets anywhere.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from dice_server.verifier import key_id
+
+SECRET_KEY_FILE = "secret_key"
+SIGNING_KEY_FILE = "signing_key.pem"
+SEED_KEY_FILE = "seed_key"
+
+
+class MissingKeys(RuntimeError):
+    """The instance has not been initialised: the service will not run on made-up secrets."""
+
+
+def _write_once(path: Path, content: bytes) -> bool:
+    """Create ``path`` with mode 0600 unless it exists; return whether it was created."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(content)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return True
+
+
+def signing_key_pem(key: Ed25519PrivateKey) -> bytes:
+    return key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+
+
+def init_instance(path: Path) -> list[Path]:
+    """Make whichever of the three key files is missing. Idempotent; returns what it made."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    made = []
+    contents = {
+        SECRET_KEY_FILE: lambda: secrets.token_hex(32).encode(),
+        SIGNING_KEY_FILE: lambda: signing_key_pem(Ed25519PrivateKey.generate()),
+        SEED_KEY_FILE: lambda: secrets.token_hex(32).encode(),
+    }
+    for name, make in contents.items():
+        target = path / name
+        if not target.exists() and _write_once(target, make()):
+            made.append(target)
+    return made
+
+
+@dataclass(frozen=True)
+class Signer:
+    """The current Ed25519 signing key."""
+
+    private_key: Ed25519PrivateKey
+
+    @property
+    def public_raw(self) -> bytes:
+        return self.private_key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+
+    @property
+    def key_id(self) -> str:
+        return key_id(self.public_raw)
+
+    @property
+    def public_b64(self) -> str:
+        return base64.b64encode(self.public_raw).decode("ascii")
+
+    def sign(self, body: bytes) -> str:
+        """Ed25519 over the body bytes, standard padded base64."""
+        return base64.b64encode(self.private_key.sign(body)).decode("ascii")
+
+
+@dataclass(frozen=True)
+class SeedBox:
+    """Encrypts dice seeds at rest (AES-256-GCM), bound to the game and commitment."""
+
+    key: bytes
+
+    def seal(self, seed: bytes, label: str) -> bytes:
+        nonce = secrets.token_bytes(12)
+        return nonce + AESGCM(self.key).encrypt(nonce, seed, label.encode())
+
+    def open(self, sealed: bytes, label: str) -> bytes:
+        return AESGCM(self.key).decrypt(sealed[:12], sealed[12:], label.encode())
+
+
+@dataclass(frozen=True)
+class InstanceKeys:
+    secret_key: bytes
+    signer: Signer
+    seed_box: SeedBox
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise MissingKeys(
+            f"{path} is missing: run `pbem init` to create the instance's keys"
+        ) from None
+
+
+def load_keys(path: Path) -> InstanceKeys:
+    secret = _read(path / SECRET_KEY_FILE).strip()
+    pem = _read(path / SIGNING_KEY_FILE)
+    seed_key = bytes.fromhex(_read(path / SEED_KEY_FILE).decode("ascii").strip())
+    private = serialization.load_pem_private_key(pem, password=None)
+    if not isinstance(private, Ed25519PrivateKey):
+        raise MissingKeys(f"{path / SIGNING_KEY_FILE} is not an Ed25519 private key")
+    if len(secret) < 32 or len(seed_key) != 32:
+        raise MissingKeys(f"the key files in {path} are truncated: restore them from backup")
+    return InstanceKeys(secret_key=secret, signer=Signer(private), seed_box=SeedBox(seed_key))

@@ -1,0 +1,115 @@
+"""The signed, hash-chained ledger: the league's timing authority.
+
+An append takes the game's lock (SQLite: the transaction began IMMEDIATE; PostgreSQL:
+``SELECT ... FOR UPDATE`` on the game row), reads the head, and writes seq + 1 with
+``prev`` = hash of the head's body and ``at`` = max(now, head.at + 1 us), so that
+"the time stamped ... is the order" (IAAPA, Using the Dice Server) even when the
+clock stalls or steps back. Entries are never updated or deleted: triggers refuse it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from dice_server.keys import Signer
+from dice_server.models import Game, LedgerEntry, SigningKey
+from dice_server.verifier import (
+    FORMAT_VERSION,
+    KINDS,
+    TIME_FORMAT,
+    ZERO_HASH,
+    body_hash,
+    canonical_json,
+    parse_time,
+)
+
+ONE_MICROSECOND = timedelta(microseconds=1)
+
+DataBuilder = Callable[[int], dict[str, Any]]
+
+
+def format_time(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime(TIME_FORMAT)
+
+
+def lock_game(session: Session, number: int) -> Game | None:
+    """Take the game's append lock; on SQLite the IMMEDIATE transaction already holds it."""
+    return session.execute(
+        select(Game).where(Game.number == number).with_for_update()
+    ).scalar_one_or_none()
+
+
+def head(session: Session, number: int) -> LedgerEntry | None:
+    return session.execute(
+        select(LedgerEntry)
+        .where(LedgerEntry.game_number == number)
+        .order_by(LedgerEntry.seq.desc())
+        .limit(1)
+    ).scalar_one_or_none()
+
+
+def ensure_key_published(session: Session, signer: Signer) -> None:
+    if session.get(SigningKey, signer.key_id) is None:
+        session.add(SigningKey(key_id=signer.key_id, public=signer.public_b64))
+        session.flush()
+
+
+def append(
+    session: Session,
+    signer: Signer,
+    now: datetime,
+    number: int,
+    kind: str,
+    build_data: DataBuilder,
+) -> LedgerEntry:
+    """Append one entry to game ``number``'s ledger inside the caller's write transaction.
+
+    ``build_data(seq)`` runs under the lock once the seq is fixed: a roll draws its dice
+    there, so dice exist only inside the append and a rolled-back transaction shows none.
+    The caller must have locked the game with :func:`lock_game` in this transaction.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown ledger kind {kind!r}")
+    last = head(session, number)
+    if last is None:
+        seq, prev, at = 1, ZERO_HASH, now
+    else:
+        seq, prev = last.seq + 1, last.hash
+        at = max(now.astimezone(UTC), parse_time(last.at).replace(tzinfo=UTC) + ONE_MICROSECOND)
+    obj = {
+        "v": FORMAT_VERSION,
+        "game": number,
+        "seq": seq,
+        "kind": kind,
+        "at": format_time(at),
+        "prev": prev,
+        "data": build_data(seq),
+    }
+    body = canonical_json(obj)
+    ensure_key_published(session, signer)
+    entry = LedgerEntry(
+        game_number=number,
+        seq=seq,
+        kind=kind,
+        at=obj["at"],
+        body=body,
+        hash=body_hash(body),
+        sig=signer.sign(body),
+        key_id=signer.key_id,
+    )
+    session.add(entry)
+    session.flush()
+    return entry
+
+
+def entries(session: Session, number: int) -> list[LedgerEntry]:
+    return list(
+        session.execute(
+            select(LedgerEntry).where(LedgerEntry.game_number == number).order_by(LedgerEntry.seq)
+        ).scalars()
+    )

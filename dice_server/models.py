@@ -1,0 +1,136 @@
+"""Storage: SQLAlchemy 2.0 typed models. Models never commit; services own transactions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Member(Base):
+    """A league member. Addresses are unique whatever their letter case."""
+
+    __tablename__ = "members"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(320))
+    email_key: Mapped[str] = mapped_column(String(320), unique=True)
+    name: Mapped[str] = mapped_column(String(100))
+    role: Mapped[str] = mapped_column(String(16), default="player")
+    confirmed: Mapped[bool] = mapped_column(default=False)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    @property
+    def is_minister(self) -> bool:
+        return self.role == "minister"
+
+
+class Game(Base):
+    """A league game between two members; its ledger is the record of everything rolled."""
+
+    __tablename__ = "games"
+
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    axis_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    allies_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    mentor_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"))
+    variant: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    winner: Mapped[str | None] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    axis: Mapped[Member] = relationship(foreign_keys=[axis_id])
+    allies: Mapped[Member] = relationship(foreign_keys=[allies_id])
+    mentor: Mapped[Member | None] = relationship(foreign_keys=[mentor_id])
+    agreements: Mapped[list[Agreement]] = relationship(
+        order_by="Agreement.position", cascade="all, delete-orphan"
+    )
+
+    def participant_ids(self) -> set[int]:
+        ids = {self.axis_id, self.allies_id}
+        if self.mentor_id is not None:
+            ids.add(self.mentor_id)
+        return ids
+
+
+class Agreement(Base):
+    """A gentlemen's agreement recorded with the game (not enforced by the league)."""
+
+    __tablename__ = "agreements"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_number: Mapped[int] = mapped_column(ForeignKey("games.number"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+
+
+class SigningKey(Base):
+    """A published Ed25519 public key; kept after rotation so old entries still verify."""
+
+    __tablename__ = "signing_keys"
+
+    key_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    public: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Seed(Base):
+    """A game's dice seed, sealed at rest, committed by the entry at ``commitment_seq``."""
+
+    __tablename__ = "seeds"
+    __table_args__ = (UniqueConstraint("game_number", "commitment_seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_number: Mapped[int] = mapped_column(ForeignKey("games.number"), index=True)
+    commitment_seq: Mapped[int] = mapped_column(Integer)
+    commitment: Mapped[str] = mapped_column(String(64))
+    sealed: Mapped[bytes] = mapped_column(LargeBinary)
+    revealed_seq: Mapped[int | None] = mapped_column(Integer)
+
+
+class LedgerEntry(Base):
+    """One signed entry. Append-only: triggers in the database refuse UPDATE and DELETE."""
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (UniqueConstraint("game_number", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_number: Mapped[int] = mapped_column(ForeignKey("games.number"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    at: Mapped[str] = mapped_column(String(27))
+    body: Mapped[bytes] = mapped_column(LargeBinary)
+    hash: Mapped[str] = mapped_column(String(64))
+    sig: Mapped[str] = mapped_column(String(88))
+    key_id: Mapped[str] = mapped_column(ForeignKey("signing_keys.key_id"))
+
+    def signed(self) -> dict[str, str]:
+        """The entry as exported and mailed: exact body text, signature, key id."""
+        return {"body": self.body.decode("utf-8"), "sig": self.sig, "key": self.key_id}

@@ -1,0 +1,315 @@
+"""What a battle roll throws: the request checked field by field, then the dice laid out.
+
+IAAPA "Using the Dice Server": the attacker enters the header (game, round, turn, country,
+battle) and "the exact number and types of attacking and defending units"; the server
+lists the dice "in the order that they were thrown" (Error Correction III counts them
+left to right), so the order here is part of the record:
+
+1. defending AA guns, one die per attacking aircraft in the order the aircraft are listed
+   (hit on 1; each die labelled with its aircraft);
+2. battleship support shots (``bombard``: one die per BB, hit on 4 or less);
+3. the attacking units in the order listed;
+4. the defending units in the order listed.
+
+``subs-first`` throws only the attacking submarines (the attacker "MAY ... roll for the sub
+first" and ask the defender for the casualty); ``defenders-only`` throws only the defence
+(the roller's "defenders only" mode of Error Correction III).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from dice_server.errors import InvalidRequest
+from dice_server.verifier import NotCanonical, check_value
+
+SIDES = 6
+MAX_COUNT = 999
+MAX_NUMBER = 9999
+MAX_TEXT = 100
+MAX_COMMENT = 2000
+
+#: A&A 2nd edition combat values: (attack, defence). AA fires only as described above.
+COMBAT_VALUES: Mapping[str, tuple[int, int]] = {
+    "INF": (1, 2),
+    "ARM": (3, 2),
+    "FTR": (3, 4),
+    "BMB": (4, 1),
+    "TRN": (0, 1),
+    "SUB": (2, 2),
+    "AC": (1, 3),
+    "BB": (4, 4),
+}
+AIRCRAFT = ("FTR", "BMB")
+AA_HIT_ON = 1
+BOMBARD_HIT_ON = 4
+
+OPTIONS = {
+    "subs-first": "throw only the attacking submarines (their opening shot)",
+    "defenders-only": "throw only the defending units",
+    "heavy-bombers": "the attacker has Heavy Bombers: each attacking BMB throws 3 dice",
+    "super-subs": "the attacker has Super Subs: attacking SUBs hit on 3 or less",
+    "jet-fighters": "the defender has Jet Power: defending FTRs hit on 5 or less",
+}
+
+COUNTRIES = {
+    "russia": "Russia",
+    "ussr": "Russia",
+    "soviet union": "Russia",
+    "germany": "Germany",
+    "uk": "UK",
+    "united kingdom": "UK",
+    "britain": "UK",
+    "japan": "Japan",
+    "usa": "USA",
+    "us": "USA",
+    "united states": "USA",
+}
+
+HEADER_FIELDS = {"round", "turn", "country", "battle", "comment"}
+ROLL_FIELDS = HEADER_FIELDS | {"attacker", "defender", "bombard", "options"}
+
+
+def _fail(field: str, message: str) -> InvalidRequest:
+    return InvalidRequest(f"{field}: {message}", field=field)
+
+
+def check_fields(payload: Any, allowed: set[str], required: set[str]) -> dict[str, Any]:
+    """The request must be a JSON object of integers and strings, with only known fields."""
+    if not isinstance(payload, dict):
+        raise InvalidRequest("the request body must be a JSON object")
+    try:
+        check_value(payload, "request")
+    except NotCanonical as exc:
+        raise InvalidRequest(f"{exc} (send integers and strings only)") from None
+    unknown = sorted(set(payload) - allowed)
+    if unknown:
+        raise _fail(unknown[0], f"unknown field; expected some of {', '.join(sorted(allowed))}")
+    missing = sorted(required - set(payload))
+    if missing:
+        raise _fail(missing[0], "is required")
+    return payload
+
+
+def positive_int(payload: Mapping[str, Any], field: str, limit: int = MAX_NUMBER) -> int:
+    value = payload.get(field)
+    if not isinstance(value, int) or not 1 <= value <= limit:
+        raise _fail(field, f"must be a whole number from 1 to {limit}, not {value!r}")
+    return value
+
+
+def text(payload: Mapping[str, Any], field: str, limit: int, required: bool = True) -> str:
+    value = payload.get(field, "")
+    if not isinstance(value, str):
+        raise _fail(field, "must be a string")
+    value = value.strip()
+    if required and not value:
+        raise _fail(field, "must not be empty")
+    if len(value) > limit:
+        raise _fail(field, f"is {len(value)} characters long; at most {limit} are allowed")
+    if any(ord(ch) < 32 and ch not in "\n\t" for ch in value):
+        raise _fail(field, "contains control characters")
+    return value
+
+
+def country(payload: Mapping[str, Any]) -> str:
+    name = text(payload, "country", MAX_TEXT)
+    try:
+        return COUNTRIES[" ".join(name.casefold().replace(".", "").split())]
+    except KeyError:
+        raise _fail("country", f"unknown country {name!r}; use Russia, Germany, UK, Japan or USA")
+
+
+@dataclass(frozen=True)
+class UnitCount:
+    unit: str
+    count: int
+
+
+def unit_list(payload: Mapping[str, Any], field: str, allowed: set[str]) -> list[UnitCount]:
+    raw = payload.get(field, [])
+    if not isinstance(raw, list):
+        raise _fail(field, 'must be a list of {"unit": ..., "count": ...}')
+    seen: set[str] = set()
+    out = []
+    for index, item in enumerate(raw):
+        where = f"{field}[{index}]"
+        if not isinstance(item, dict) or set(item) != {"unit", "count"}:
+            raise _fail(where, 'must be {"unit": "INF", "count": 3}')
+        name = item["unit"]
+        unit = name.strip().upper() if isinstance(name, str) else ""
+        if unit not in allowed:
+            if unit == "AA" and field != "defender":
+                raise _fail(f"{where}.unit", "AA guns only defend: list the AA with the defender")
+            raise _fail(
+                f"{where}.unit",
+                f"unknown unit {name!r} here; use one of {', '.join(sorted(allowed))}",
+            )
+        count = item["count"]
+        if not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+            raise _fail(f"{where}.count", f"must be from 1 to {MAX_COUNT}, not {count!r}")
+        if unit in seen:
+            raise _fail(f"{where}.unit", f"{unit} is listed twice; give one total count")
+        seen.add(unit)
+        out.append(UnitCount(unit, count))
+    return out
+
+
+@dataclass(frozen=True)
+class Group:
+    """One labelled run of dice: who throws, with what, and what counts as a hit."""
+
+    side: str
+    unit: str
+    count: int
+    dice_per_unit: int
+    hit_on: int
+    label: dict[str, str]
+
+    @property
+    def dice_count(self) -> int:
+        return self.count * self.dice_per_unit
+
+
+@dataclass(frozen=True)
+class BattleRoll:
+    """A checked battle-roll request, ready to throw inside the append."""
+
+    round: int
+    turn: int
+    country: str
+    battle: str
+    comment: str
+    attacker: list[UnitCount]
+    defender: list[UnitCount]
+    bombard: list[UnitCount]
+    options: list[str]
+    groups: list[Group]
+
+    @property
+    def dice_count(self) -> int:
+        return sum(group.dice_count for group in self.groups)
+
+    def record(self, by: str, draw: Callable[[int], list[int]]) -> dict[str, Any]:
+        """The entry's data: header, units as entered, and every die in thrown order."""
+        dice = draw(self.dice_count)
+        groups, hits, start = [], {"attacker": 0, "defender": 0}, 0
+        for group in self.groups:
+            thrown = dice[start : start + group.dice_count]
+            start += group.dice_count
+            scored = sum(die <= group.hit_on for die in thrown)
+            hits[group.side] += scored
+            groups.append(
+                {
+                    "side": group.side,
+                    "unit": group.unit,
+                    "count": group.count,
+                    "hit_on": group.hit_on,
+                    "dice": thrown,
+                    "hits": scored,
+                    **group.label,
+                }
+            )
+        data: dict[str, Any] = {
+            "round": self.round,
+            "turn": self.turn,
+            "country": self.country,
+            "battle": self.battle,
+            "by": by,
+            "attacker": [{"unit": u.unit, "count": u.count} for u in self.attacker],
+            "defender": [{"unit": u.unit, "count": u.count} for u in self.defender],
+            "options": self.options,
+            "sides": SIDES,
+            "groups": groups,
+            "dice": dice,
+            "hits": hits,
+        }
+        if self.bombard:
+            data["bombard"] = [{"unit": u.unit, "count": u.count} for u in self.bombard]
+        if self.comment:
+            data["comment"] = self.comment
+        return data
+
+
+def _layout(
+    attacker: list[UnitCount],
+    defender: list[UnitCount],
+    bombard: list[UnitCount],
+    options: set[str],
+) -> list[Group]:
+    if "subs-first" in options:
+        return [
+            Group("attacker", "SUB", u.count, 1, 3 if "super-subs" in options else 2, {})
+            for u in attacker
+            if u.unit == "SUB"
+        ]
+    groups: list[Group] = []
+    if any(u.unit == "AA" for u in defender):
+        for u in attacker:
+            if u.unit in AIRCRAFT:
+                groups.append(Group("defender", "AA", u.count, 1, AA_HIT_ON, {"target": u.unit}))
+    if "defenders-only" not in options:
+        for u in bombard:
+            groups.append(Group("attacker", "BB", u.count, 1, BOMBARD_HIT_ON, {"fire": "bombard"}))
+        for u in attacker:
+            hit_on = COMBAT_VALUES[u.unit][0]
+            if u.unit == "SUB" and "super-subs" in options:
+                hit_on = 3
+            per_unit = 3 if u.unit == "BMB" and "heavy-bombers" in options else 1
+            if hit_on > 0:
+                groups.append(Group("attacker", u.unit, u.count, per_unit, hit_on, {}))
+    for u in defender:
+        if u.unit == "AA":
+            continue
+        hit_on = COMBAT_VALUES[u.unit][1]
+        if u.unit == "FTR" and "jet-fighters" in options:
+            hit_on = 5
+        groups.append(Group("defender", u.unit, u.count, 1, hit_on, {}))
+    return groups
+
+
+def parse_battle_roll(payload: Any) -> BattleRoll:
+    """Check a battle-roll request completely, before any lock is taken or seq consumed."""
+    fields = check_fields(payload, ROLL_FIELDS, {"round", "turn", "country", "battle"})
+    header = {
+        "round": positive_int(fields, "round"),
+        "turn": positive_int(fields, "turn"),
+        "country": country(fields),
+        "battle": text(fields, "battle", MAX_TEXT),
+        "comment": text(fields, "comment", MAX_COMMENT, required=False),
+    }
+    attacker = unit_list(fields, "attacker", set(COMBAT_VALUES))
+    defender = unit_list(fields, "defender", set(COMBAT_VALUES) | {"AA"})
+    bombard = unit_list(fields, "bombard", {"BB"})
+    raw_options = fields.get("options", [])
+    if not isinstance(raw_options, list) or not all(isinstance(o, str) for o in raw_options):
+        raise _fail("options", "must be a list of option names")
+    options = sorted({o.strip().lower() for o in raw_options})
+    for option in options:
+        if option not in OPTIONS:
+            raise _fail("options", f"unknown option {option!r}; known: {', '.join(OPTIONS)}")
+    aa = [u for u in defender if u.unit == "AA"]
+    if aa and aa[0].count > 1:
+        raise _fail("defender", "a territory holds at most one AA gun")
+    if not attacker and not defender:
+        raise _fail("attacker", "no units on either side: list what fights")
+    if "subs-first" in options:
+        if "defenders-only" in options:
+            raise _fail("options", "subs-first and defenders-only cannot be combined")
+        if not any(u.unit == "SUB" for u in attacker):
+            raise _fail("options", "subs-first needs attacking SUBs")
+    if "defenders-only" in options and not defender:
+        raise _fail("defender", "defenders-only needs defending units")
+    groups = _layout(attacker, defender, bombard, set(options))
+    if not groups:
+        raise _fail("attacker", "these units throw no dice (transports do not attack)")
+    return BattleRoll(
+        attacker=attacker,
+        defender=defender,
+        bombard=bombard,
+        options=options,
+        groups=groups,
+        **header,
+    )

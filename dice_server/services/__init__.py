@@ -1,0 +1,24 @@
+"""Services: one function per use case; each owns its database transaction.
+
+Every channel (JSON API, CLI, later the pages, mail and TripleA) calls these, so a roll
+made anywhere lands in the same ledger by the same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from dice_server.keys import InstanceKeys
+
+
+@dataclass(frozen=True)
+class ServiceContext:
+    """What every service needs: sessions, the instance's keys and the clock."""
+
+    sessions: sessionmaker[Session]
+    keys: InstanceKeys
+    clock: Callable[[], datetime]

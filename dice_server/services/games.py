@@ -1,0 +1,170 @@
+"""Games: creation with the genesis entry, the end with the seed's reveal, and reopening."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from dice_server import dice, ledger
+from dice_server.db import reading, writing
+from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
+from dice_server.models import Agreement, Game, LedgerEntry, Member
+from dice_server.services import ServiceContext
+from dice_server.services.members import member_by_email
+
+MAX_GAME_NUMBER = 2**31 - 1
+END_STATUSES = ("finished", "forfeited", "annulled")
+SIDES = ("axis", "allies")
+
+
+def create_game(
+    ctx: ServiceContext,
+    *,
+    axis: str,
+    allies: str,
+    number: int | None = None,
+    mentor: str | None = None,
+    variant: str | None = None,
+    agreements: tuple[str, ...] = (),
+) -> LedgerEntry:
+    """Create a game and its genesis entry, which commits to the game's dice seed."""
+    if number is not None and not 1 <= number <= MAX_GAME_NUMBER:
+        raise InvalidRequest(f"number: must be from 1 to {MAX_GAME_NUMBER}", "number")
+    variant = (variant or "").strip() or None
+    clean_agreements = [text.strip() for text in agreements if text.strip()]
+    with writing(ctx.sessions) as session:
+        axis_member = member_by_email(session, axis, "axis")
+        allies_member = member_by_email(session, allies, "allies")
+        if axis_member.id == allies_member.id:
+            raise InvalidRequest("allies: a member cannot play both sides", "allies")
+        mentor_member = member_by_email(session, mentor, "mentor") if mentor else None
+        if number is None:
+            number = int(session.execute(select(func.max(Game.number))).scalar() or 0) + 1
+        elif session.get(Game, number) is not None:
+            raise Conflict(f"game {number} already exists", "number")
+        game = Game(
+            number=number,
+            axis_id=axis_member.id,
+            allies_id=allies_member.id,
+            mentor_id=mentor_member.id if mentor_member else None,
+            variant=variant,
+            agreements=[
+                Agreement(position=i, text=text) for i, text in enumerate(clean_agreements, 1)
+            ],
+        )
+        session.add(game)
+        session.flush()
+        ledger.lock_game(session, number)
+        _, commitment = dice.new_seed(session, ctx.keys.seed_box, number, 1)
+
+        def genesis(seq: int) -> dict[str, Any]:
+            data: dict[str, Any] = {
+                "players": {"axis": axis_member.email, "allies": allies_member.email},
+                "agreements": clean_agreements,
+                "seed_commitment": commitment,
+            }
+            if mentor_member is not None:
+                data["mentor"] = mentor_member.email
+            if variant:
+                data["variant"] = variant
+            return data
+
+        return ledger.append(session, ctx.keys.signer, ctx.clock(), number, "genesis", genesis)
+
+
+def locked_game(session: Session, number: int) -> Game:
+    game = ledger.lock_game(session, number)
+    if game is None:
+        raise NotFound(f"there is no game {number}: check the game number", "game")
+    return game
+
+
+def end_game(
+    ctx: ServiceContext,
+    number: int,
+    *,
+    status: str,
+    winner: str | None = None,
+    reason: str | None = None,
+) -> LedgerEntry:
+    """Record the result and reveal the seed, opening every roll of the game to checking.
+
+    Variants and annulled games are not rated.
+    """
+    if status not in END_STATUSES:
+        raise InvalidRequest(f"status: must be one of {', '.join(END_STATUSES)}", "status")
+    if status == "annulled" and winner:
+        raise InvalidRequest("winner: an annulled game has no winner", "winner")
+    if status != "annulled" and winner not in SIDES:
+        raise InvalidRequest(f"winner: a {status} game needs --winner axis or allies", "winner")
+    with writing(ctx.sessions) as session:
+        game = locked_game(session, number)
+        if game.status != "active":
+            raise Conflict(f"game {number} is already {game.status}")
+        seed_row = dice.open_seed(session, number)
+        if seed_row is None:
+            raise Conflict(f"game {number} has no unrevealed seed")
+        seed = dice.unseal(ctx.keys.seed_box, seed_row)
+        game.status = status
+        game.winner = winner
+        rated = int(status != "annulled" and game.variant is None)
+
+        def reveal(seq: int) -> dict[str, Any]:
+            data: dict[str, Any] = {
+                "status": status,
+                "rated": rated,
+                "seed": seed.hex(),
+                "commitment_seq": seed_row.commitment_seq,
+            }
+            if winner:
+                data["winner"] = winner
+            if reason and reason.strip():
+                data["reason"] = reason.strip()
+            return data
+
+        entry = ledger.append(session, ctx.keys.signer, ctx.clock(), number, "seed-reveal", reveal)
+        seed_row.revealed_seq = entry.seq
+        return entry
+
+
+def reopen_game(ctx: ServiceContext, number: int, *, reason: str) -> LedgerEntry:
+    """Reopen an ended game under a new committed seed (a ruling may reopen a game)."""
+    if not reason.strip():
+        raise InvalidRequest("reason: say why the game is reopened", "reason")
+    with writing(ctx.sessions) as session:
+        game = locked_game(session, number)
+        if game.status == "active":
+            raise Conflict(f"game {number} is not ended")
+        head = ledger.head(session, number)
+        seq = (head.seq if head else 0) + 1
+        _, commitment = dice.new_seed(session, ctx.keys.seed_box, number, seq)
+        game.status, game.winner = "active", None
+        return ledger.append(
+            session,
+            ctx.keys.signer,
+            ctx.clock(),
+            number,
+            "commitment",
+            lambda _seq: {"seed_commitment": commitment, "reason": reason.strip()},
+        )
+
+
+def check_participant(game: Game, member: Member) -> None:
+    """Only the game's players, its mentor and the Minister of Law see or roll in it."""
+    if member.is_minister or member.id in game.participant_ids():
+        return
+    raise Forbidden(f"you do not play in game {game.number} (nor mentor it)")
+
+
+def export_ledger(ctx: ServiceContext, number: int, viewer: Member | None) -> dict[str, Any]:
+    """The game's ledger as exported: exact bodies, signatures, key ids. ``viewer`` None is
+    the operator (CLI)."""
+    with reading(ctx.sessions) as session:
+        game = session.get(Game, number)
+        if game is None:
+            raise NotFound(f"there is no game {number}: check the game number", "game")
+        if viewer is not None:
+            check_participant(game, viewer)
+        return {"entries": [entry.signed() for entry in ledger.entries(session, number)]}

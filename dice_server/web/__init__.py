@@ -1,0 +1,1 @@
+"""Channels over HTTP: the JSON API and (later) the pages. Adapters only translate."""

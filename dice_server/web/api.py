@@ -1,0 +1,70 @@
+"""The JSON API (bearer tokens, exempt from CSRF). Each view only translates."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from dice_server import services
+from dice_server.db import reading
+from dice_server.errors import InvalidRequest, Unauthorized
+from dice_server.models import Member
+from dice_server.services.games import export_ledger
+from dice_server.services.keys import published_keys
+from dice_server.services.members import member_by_token
+from dice_server.services.rolls import roll_battle
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise InvalidRequest(f"{name} is not allowed: send integers and strings only")
+
+
+def _refuse_float(text: str) -> Any:
+    raise InvalidRequest(f"the number {text} is not a whole number: send integers only")
+
+
+def json_body() -> Any:
+    raw = request.get_data(cache=False)
+    if not raw.strip():
+        raise InvalidRequest("the request body is empty: send a JSON object")
+    try:
+        return json.loads(raw, parse_float=_refuse_float, parse_constant=_refuse_constant)
+    except UnicodeDecodeError:
+        raise InvalidRequest("the request body is not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidRequest(
+            f"the request body is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise InvalidRequest(f"the request body cannot be read: {exc}") from None
+
+
+def authenticated() -> Member:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("send Authorization: Bearer <your API token>")
+    with reading(services().sessions) as session:
+        return member_by_token(session, token.strip())
+
+
+@bp.post("/games/<int:number>/rolls")
+def post_roll(number: int) -> tuple[Response, int]:
+    member = authenticated()
+    entry = roll_battle(services(), member.id, number, json_body())
+    return jsonify(entry.signed()), 201
+
+
+@bp.get("/games/<int:number>/ledger")
+def get_ledger(number: int) -> Response:
+    member = authenticated()
+    return jsonify(export_ledger(services(), number, member))
+
+
+@bp.get("/keys")
+def get_keys() -> Response:
+    return jsonify(published_keys(services()))

@@ -1,0 +1,5 @@
+"""The WSGI entry point for gunicorn: ``gunicorn dice_server.wsgi:app``."""
+
+from dice_server import create_app
+
+app = create_app()
