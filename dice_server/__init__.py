@@ -51,7 +51,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(api.bp)
 
 
-def services() -> ServiceContext:
+def service_context() -> ServiceContext:
     """The service context of the running app (for channel adapters)."""
     ctx: ServiceContext = current_app.extensions["pbem"]
     return ctx

@@ -183,9 +183,7 @@ def ledger_export(number: int) -> None:
 
 @ledger.command("verify")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--keys", "keys_file", required=True, type=click.Path(exists=True, path_type=Path)
-)
+@click.option("--keys", "keys_file", required=True, type=click.Path(exists=True, path_type=Path))
 def ledger_verify(file: Path, keys_file: Path) -> None:
     """Check an exported ledger offline; exit 0 only when everything holds."""
     from dice_server.verifier import main as verify_main

@@ -23,9 +23,7 @@ def _label(game: int, commitment_seq: int) -> str:
     return f"pbem-seed:game:{game}:commitment:{commitment_seq}"
 
 
-def new_seed(
-    session: Session, box: SeedBox, game: int, commitment_seq: int
-) -> tuple[Seed, str]:
+def new_seed(session: Session, box: SeedBox, game: int, commitment_seq: int) -> tuple[Seed, str]:
     """Draw, seal and store a seed; return it with the commitment for the ledger."""
     seed = secrets.token_bytes(SEED_BYTES)
     commitment = seed_commitment(seed)

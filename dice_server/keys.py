@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import os
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from dice_server.verifier import key_id
 
-SECRET_KEY_FILE = "secret_key"
+SECRET_KEY_FILE = "secret_key"  # noqa: S105 - a file name, not a secret
 SIGNING_KEY_FILE = "signing_key.pem"
 SEED_KEY_FILE = "seed_key"
 
@@ -53,7 +54,7 @@ def init_instance(path: Path) -> list[Path]:
     """Make whichever of the three key files is missing. Idempotent; returns what it made."""
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     made = []
-    contents = {
+    contents: dict[str, Callable[[], bytes]] = {
         SECRET_KEY_FILE: lambda: secrets.token_hex(32).encode(),
         SIGNING_KEY_FILE: lambda: signing_key_pem(Ed25519PrivateKey.generate()),
         SEED_KEY_FILE: lambda: secrets.token_hex(32).encode(),

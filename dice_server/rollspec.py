@@ -119,7 +119,9 @@ def country(payload: Mapping[str, Any]) -> str:
     try:
         return COUNTRIES[" ".join(name.casefold().replace(".", "").split())]
     except KeyError:
-        raise _fail("country", f"unknown country {name!r}; use Russia, Germany, UK, Japan or USA")
+        raise _fail(
+            "country", f"unknown country {name!r}; use Russia, Germany, UK, Japan or USA"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -273,13 +275,9 @@ def _layout(
 def parse_battle_roll(payload: Any) -> BattleRoll:
     """Check a battle-roll request completely, before any lock is taken or seq consumed."""
     fields = check_fields(payload, ROLL_FIELDS, {"round", "turn", "country", "battle"})
-    header = {
-        "round": positive_int(fields, "round"),
-        "turn": positive_int(fields, "turn"),
-        "country": country(fields),
-        "battle": text(fields, "battle", MAX_TEXT),
-        "comment": text(fields, "comment", MAX_COMMENT, required=False),
-    }
+    round_, turn = positive_int(fields, "round"), positive_int(fields, "turn")
+    country_name, battle = country(fields), text(fields, "battle", MAX_TEXT)
+    comment = text(fields, "comment", MAX_COMMENT, required=False)
     attacker = unit_list(fields, "attacker", set(COMBAT_VALUES))
     defender = unit_list(fields, "defender", set(COMBAT_VALUES) | {"AA"})
     bombard = unit_list(fields, "bombard", {"BB"})
@@ -306,10 +304,14 @@ def parse_battle_roll(payload: Any) -> BattleRoll:
     if not groups:
         raise _fail("attacker", "these units throw no dice (transports do not attack)")
     return BattleRoll(
+        round=round_,
+        turn=turn,
+        country=country_name,
+        battle=battle,
+        comment=comment,
         attacker=attacker,
         defender=defender,
         bombard=bombard,
         options=options,
         groups=groups,
-        **header,
     )

@@ -239,7 +239,9 @@ class LedgerVerifier:
         if obj.get("kind") not in KINDS:
             self.report.problems.append(f"{where}: unknown kind {obj.get('kind')!r}")
 
-    def _check_time(self, where: str, obj: dict[str, Any], prev: datetime | None) -> datetime | None:
+    def _check_time(
+        self, where: str, obj: dict[str, Any], prev: datetime | None
+    ) -> datetime | None:
         try:
             at = parse_time(obj.get("at", ""))
         except (TypeError, ValueError) as exc:
@@ -309,7 +311,9 @@ class LedgerVerifier:
             grouped += gdice
             hit_on = group.get("hit_on") if isinstance(group, dict) else None
             if isinstance(hit_on, int) and group.get("hits") != sum(d <= hit_on for d in gdice):
-                self.report.problems.append(f"{where}: group {index + 1} hits do not match its dice")
+                self.report.problems.append(
+                    f"{where}: group {index + 1} hits do not match its dice"
+                )
         if groups and grouped != dice:
             self.report.problems.append(f"{where}: the groups' dice are not the entry's dice")
 
@@ -359,7 +363,7 @@ def verify_ledger(ledger_doc: Any, keys_doc: Any) -> Report:
     entries = ledger_doc.get("entries") if isinstance(ledger_doc, dict) else None
     if not isinstance(entries, list) or not entries:
         report = Report()
-        report.problems.append("ledger: no entries (expected {\"entries\": [...]})")
+        report.problems.append('ledger: no entries (expected {"entries": [...]})')
         return report
     return LedgerVerifier(keys).verify(entries)
 

@@ -34,12 +34,14 @@ def run_migrations_online() -> None:
         return
     engine = make_engine(configured_database_url())
     with engine.connect() as conn:
-        context.configure(connection=conn, target_metadata=target_metadata, include_name=include_name)
+        context.configure(
+            connection=conn, target_metadata=target_metadata, include_name=include_name
+        )
         with context.begin_transaction():
             context.run_migrations()
     engine.dispose()
 
 
 if context.is_offline_mode():
-    raise SystemExit("offline (--sql) migrations are not supported: the triggers differ per database")
+    raise SystemExit("offline (--sql) migrations are not supported: triggers differ per database")
 run_migrations_online()

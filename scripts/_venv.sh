@@ -12,8 +12,13 @@ extras="${1:-}"
 target="."
 [ -n "$extras" ] && target=".[$extras]"
 stamp=".venv/.installed-$(printf '%s' "$extras" | tr ',' '-')"
-# Reinstall only when pyproject.toml changed since the last install of these extras.
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+fresh=""
+# Reinstall only when pyproject.toml changed since the last install of these extras
+# (any install with extras also covers the plain one).
+for s in "$stamp" $([ -z "$extras" ] && ls .venv/.installed-* 2>/dev/null); do
+    if [ -f "$s" ] && [ "$s" -nt pyproject.toml ]; then fresh=1; fi
+done
+if [ -z "$fresh" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip >&2
     .venv/bin/python -m pip install --quiet -e "$target" >&2
     touch "$stamp"

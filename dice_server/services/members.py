@@ -88,4 +88,3 @@ def member_by_email(session: Session, address: str, field: str = "email") -> Mem
     if member is None:
         raise NotFound(f"{field}: no member with the address {address}", field)
     return member
-

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from dice_server import services
+from dice_server import service_context
 from dice_server.db import reading
 from dice_server.errors import InvalidRequest, Unauthorized
 from dice_server.models import Member
@@ -48,23 +48,23 @@ def authenticated() -> Member:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("send Authorization: Bearer <your API token>")
-    with reading(services().sessions) as session:
+    with reading(service_context().sessions) as session:
         return member_by_token(session, token.strip())
 
 
 @bp.post("/games/<int:number>/rolls")
 def post_roll(number: int) -> tuple[Response, int]:
     member = authenticated()
-    entry = roll_battle(services(), member.id, number, json_body())
+    entry = roll_battle(service_context(), member.id, number, json_body())
     return jsonify(entry.signed()), 201
 
 
 @bp.get("/games/<int:number>/ledger")
 def get_ledger(number: int) -> Response:
     member = authenticated()
-    return jsonify(export_ledger(services(), number, member))
+    return jsonify(export_ledger(service_context(), number, member))
 
 
 @bp.get("/keys")
 def get_keys() -> Response:
-    return jsonify(published_keys(services()))
+    return jsonify(published_keys(service_context()))

@@ -1,0 +1,158 @@
+"""The `pbem` command line: results on stdout, messages on stderr, refusals exit non-zero."""
+
+from __future__ import annotations
+
+import json
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from dice_server import create_app
+from dice_server.cli import main
+from dice_server.keys import MissingKeys
+from tests.conftest import PG_URL, reset_postgres
+
+Pbem = Callable[..., Result]
+
+
+@pytest.fixture
+def pbem(tmp_path: Path) -> Pbem:
+    env = {
+        "PBEM_INSTANCE_PATH": str(tmp_path / "inst"),
+        "PBEM_DATABASE_URL": PG_URL or f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+    }
+    if PG_URL:
+        reset_postgres(PG_URL)
+    runner = CliRunner(env=env)
+
+    def run(*args: str) -> Result:
+        return runner.invoke(main, list(args), catch_exceptions=False)
+
+    assert run("init").exit_code == 0
+    assert run("db", "upgrade").exit_code == 0
+    return run
+
+
+def test_init_makes_three_private_files_once(tmp_path: Path) -> None:
+    runner = CliRunner(env={"PBEM_INSTANCE_PATH": str(tmp_path / "i")})
+    first = runner.invoke(main, ["init"])
+    assert first.exit_code == 0 and first.stdout == ""
+    files = sorted(p.name for p in (tmp_path / "i").iterdir())
+    assert files == ["secret_key", "seed_key", "signing_key.pem"]
+    contents = {p: p.read_bytes() for p in (tmp_path / "i").iterdir()}
+    for path in contents:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    second = runner.invoke(main, ["init"])
+    assert second.exit_code == 0 and "already present" in second.stderr
+    assert {p: p.read_bytes() for p in (tmp_path / "i").iterdir()} == contents
+
+
+def test_the_app_refuses_to_start_without_its_keys(tmp_path: Path) -> None:
+    with pytest.raises(MissingKeys, match="pbem init"):
+        create_app({"INSTANCE_PATH": str(tmp_path / "empty")})
+    runner = CliRunner(env={"PBEM_INSTANCE_PATH": str(tmp_path / "empty")})
+    result = runner.invoke(main, ["keys", "show"])
+    assert result.exit_code == 1 and "pbem init" in result.stderr and result.stdout == ""
+
+
+def test_member_add_prints_only_the_token(pbem: Pbem) -> None:
+    result = pbem("member", "add", "Rommel@Example.org", "--name", "Erwin", "--confirmed")
+    assert result.exit_code == 0
+    token = result.stdout.strip()
+    assert len(token) >= 40 and "\n" not in token
+    assert "added Rommel@example.org" in result.stderr
+    again = pbem("member", "add", "rommel@EXAMPLE.ORG", "--name", "Erwin")
+    assert again.exit_code == 1 and "already a member" in again.stderr and again.stdout == ""
+    bad = pbem("member", "add", "not-an-address", "--name", "X")
+    assert bad.exit_code == 1 and "not a valid address" in bad.stderr
+
+
+def test_game_lifecycle_export_and_verify(pbem: Pbem, tmp_path: Path) -> None:
+    pbem("member", "add", "a@example.org", "--name", "A", "--confirmed")
+    pbem("member", "add", "b@example.org", "--name", "B", "--confirmed")
+    created = pbem(
+        "game",
+        "create",
+        "--axis",
+        "a@example.org",
+        "--allies",
+        "B@example.org",
+        "--number",
+        "1042",
+        "--variant",
+        "destroyers",
+        "--agreement",
+        "no R1 attack",
+    )
+    assert created.exit_code == 0 and created.stdout.strip() == "1042"
+    duplicate = pbem(
+        "game", "create", "--axis", "a@example.org", "--allies", "b@example.org", "--number", "1042"
+    )
+    assert duplicate.exit_code == 1 and "already exists" in duplicate.stderr
+    ended = pbem("game", "end", "1042", "--status", "finished", "--winner", "allies")
+    assert ended.exit_code == 0
+    reveal = json.loads(json.loads(ended.stdout)["body"])
+    assert reveal["kind"] == "seed-reveal"
+    assert reveal["data"]["rated"] == 0  # a variant is not rated
+    assert reveal["data"]["winner"] == "allies"
+    ledger = tmp_path / "ledger.json"
+    keys = tmp_path / "keys.json"
+    ledger.write_text(pbem("ledger", "export", "1042").stdout)
+    keys.write_text(pbem("keys", "show").stdout)
+    ok = pbem("ledger", "verify", str(ledger), "--keys", str(keys))
+    assert ok.exit_code == 0 and "RESULT: OK" in ok.stdout
+    # A flipped byte in a body fails verification.
+    text = ledger.read_text()
+    ledger.write_text(text.replace("destroyers", "destroyerz", 1))
+    bad = pbem("ledger", "verify", str(ledger), "--keys", str(keys))
+    assert bad.exit_code == 1 and "signature does not verify" in bad.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["game", "end", "77", "--status", "finished", "--winner", "axis"], "no game 77"),
+        (["game", "end", "1", "--status", "annulled", "--winner", "axis"], "no winner"),
+        (["game", "end", "1", "--status", "finished"], "needs --winner"),
+        (["game", "create", "--axis", "a@example.org", "--allies", "a@example.org"], "both sides"),
+        (
+            ["game", "create", "--axis", "a@example.org", "--allies", "nobody@example.org"],
+            "no member",
+        ),
+        (
+            [
+                "game",
+                "create",
+                "--axis",
+                "a@example.org",
+                "--allies",
+                "b@example.org",
+                "--number",
+                "0",
+            ],
+            "number",
+        ),
+        (["ledger", "export", "5"], "no game 5"),
+    ],
+)
+def test_refusals(pbem: Pbem, args: list[str], words: str) -> None:
+    pbem("member", "add", "a@example.org", "--name", "A")
+    pbem("member", "add", "b@example.org", "--name", "B")
+    pbem("game", "create", "--axis", "a@example.org", "--allies", "b@example.org")
+    result = pbem(*args)
+    assert result.exit_code == 1, result.stdout
+    assert words in result.stderr and result.stdout == ""
+
+
+def test_annulled_game_is_not_rated(pbem: Pbem) -> None:
+    pbem("member", "add", "a@example.org", "--name", "A")
+    pbem("member", "add", "b@example.org", "--name", "B")
+    number = pbem("game", "create", "--axis", "a@example.org", "--allies", "b@example.org").stdout
+    ended = pbem("game", "end", number.strip(), "--status", "annulled", "--reason", "ruling 12")
+    data = json.loads(json.loads(ended.stdout)["body"])["data"]
+    assert (data["status"], data["rated"], data["reason"]) == ("annulled", 0, "ruling 12")
+    finished_again = pbem("game", "end", number.strip(), "--status", "annulled")
+    assert finished_again.exit_code == 1 and "already annulled" in finished_again.stderr

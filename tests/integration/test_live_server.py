@@ -1,0 +1,151 @@
+"""The whole flow through a live server that `scripts/serve` starts (gunicorn, SQLite in a
+fresh instance folder), driven over real HTTP, then verified offline by the standalone
+verifier run as its own program."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import battle
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Live:
+    base: str
+    env: dict[str, str]
+
+    def pbem(self, *args: str) -> str:
+        done = subprocess.run(
+            [str(Path(sys.executable).parent / "pbem"), *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def call(self, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[Live]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "PBEM_INSTANCE_PATH": str(tmp_path / "instance"),
+        "PBEM_PORT": str(port),
+        "PBEM_WORKERS": "2",
+    }
+    env.pop("PBEM_DATABASE_URL", None)
+    log = (tmp_path / "serve.log").open("w")
+    server = subprocess.Popen(
+        [str(ROOT / "scripts" / "serve")],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError((tmp_path / "serve.log").read_text())
+            time.sleep(0.2)
+        yield Live(base=base, env=env)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(30)
+        log.close()
+
+
+def test_whole_flow_through_a_live_server(live: Live, tmp_path: Path) -> None:
+    assert (Path(live.env["PBEM_INSTANCE_PATH"]) / "pbem.sqlite3").exists()
+    axis = live.pbem("member", "add", "axis@example.org", "--name", "Axis", "--confirmed").strip()
+    allies = live.pbem(
+        "member", "add", "allies@example.org", "--name", "Allies", "--confirmed"
+    ).strip()
+    game = live.pbem(
+        "game", "create", "--axis", "axis@example.org", "--allies", "allies@example.org"
+    ).strip()
+
+    status, entry = live.call("POST", f"/api/v1/games/{game}/rolls", battle(), allies)
+    assert status == 201 and json.loads(entry["body"])["seq"] == 2
+    status, error = live.call(
+        "POST", f"/api/v1/games/{game}/rolls", battle(attacker=[{"unit": "AA", "count": 1}]), allies
+    )
+    assert status == 400 and "AA" in error["error"]
+    status, _ = live.call("POST", f"/api/v1/games/{game}/rolls", battle(round=2), axis)
+    assert status == 201
+    status, error = live.call("POST", f"/api/v1/games/{game}/rolls", battle(), "forged")
+    assert status == 401
+
+    status, ledger = live.call("GET", f"/api/v1/games/{game}/ledger", token=axis)
+    assert status == 200 and [json.loads(e["body"])["seq"] for e in ledger["entries"]] == [1, 2, 3]
+    assert ledger["entries"][1] == entry
+
+    live.pbem("game", "end", game, "--status", "finished", "--winner", "allies")
+    status, ledger = live.call("GET", f"/api/v1/games/{game}/ledger", token=allies)
+    status, keys = live.call("GET", "/api/v1/keys")
+    ledger_file, keys_file = tmp_path / "ledger.json", tmp_path / "keys.json"
+    ledger_file.write_text(json.dumps(ledger))
+    keys_file.write_text(json.dumps(keys))
+    verifier = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "dice_server" / "verifier.py"),
+            str(ledger_file),
+            "--keys",
+            str(keys_file),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert verifier.returncode == 0, verifier.stdout
+    assert "2 of 2 rolls under the commitment of entry 1 recomputed" in verifier.stdout
+
+    status, error = live.call("POST", f"/api/v1/games/{game}/rolls", battle(), axis)
+    assert status == 409 and "finished" in error["error"]
