@@ -14,10 +14,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from dice_server.keys import Signer
-from dice_server.models import Game, LedgerEntry, SigningKey
+from dice_server.models import Game, LedgerEntry, SigningKey, utcnow
 from dice_server.verifier import (
     FORMAT_VERSION,
     KINDS,
@@ -54,9 +56,16 @@ def head(session: Session, number: int) -> LedgerEntry | None:
 
 
 def ensure_key_published(session: Session, signer: Signer) -> None:
-    if session.get(SigningKey, signer.key_id) is None:
-        session.add(SigningKey(key_id=signer.key_id, public=signer.public_b64))
-        session.flush()
+    """Publish the signing key before its first signature (idempotent under concurrency:
+    two games' first appends may race to insert it)."""
+    if session.get(SigningKey, signer.key_id) is not None:
+        return
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    session.execute(
+        insert(SigningKey)
+        .values(key_id=signer.key_id, public=signer.public_b64, created_at=utcnow())
+        .on_conflict_do_nothing()
+    )
 
 
 def append(

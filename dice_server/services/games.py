@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from dice_server import dice, ledger
@@ -34,6 +35,23 @@ def create_game(
         raise InvalidRequest(f"number: must be from 1 to {MAX_GAME_NUMBER}", "number")
     variant = (variant or "").strip() or None
     clean_agreements = [text.strip() for text in agreements if text.strip()]
+    try:
+        return _create_game(ctx, axis, allies, number, mentor, variant, clean_agreements)
+    except IntegrityError:
+        raise Conflict(
+            f"game number {number or '(next)'} was taken at the same moment: try again", "number"
+        ) from None
+
+
+def _create_game(
+    ctx: ServiceContext,
+    axis: str,
+    allies: str,
+    number: int | None,
+    mentor: str | None,
+    variant: str | None,
+    clean_agreements: list[str],
+) -> LedgerEntry:
     with writing(ctx.sessions) as session:
         axis_member = member_by_email(session, axis, "axis")
         allies_member = member_by_email(session, allies, "allies")

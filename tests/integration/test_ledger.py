@@ -26,7 +26,7 @@ from dice_server.services import ServiceContext
 from dice_server.services.games import end_game, export_ledger, reopen_game
 from dice_server.services.rolls import roll_battle
 from dice_server.verifier import seed_commitment, verify_ledger
-from tests.conftest import PG_URL, League, SteppingClock, battle
+from tests.conftest import PG_URL, League, SteppingClock, battle, reset_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,9 +111,12 @@ def test_append_only_triggers_refuse_update_and_delete(league: League) -> None:
 
 def test_triggers_are_present_after_alembic_upgrade_head(tmp_path: Path) -> None:
     """`alembic upgrade head`, run as an operator would, leaves the triggers in place."""
-    if PG_URL:
-        pytest.skip("covered for PostgreSQL by test_append_only_triggers_refuse_update_and_delete")
     url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    query = "SELECT name FROM sqlite_master WHERE type='trigger'"
+    if PG_URL:
+        reset_postgres(PG_URL)
+        url = PG_URL
+        query = "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal"
     env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_INSTANCE_PATH": str(tmp_path)}
     subprocess.run(
         [sys.executable, "-m", "alembic", "upgrade", "head"],
@@ -124,9 +127,7 @@ def test_triggers_are_present_after_alembic_upgrade_head(tmp_path: Path) -> None
     )
     engine = create_engine(url)
     with engine.connect() as conn:
-        names = set(
-            conn.execute(text("SELECT name FROM sqlite_master WHERE type='trigger'")).scalars()
-        )
+        names = set(conn.execute(text(query)).scalars())
     engine.dispose()
     assert {
         "ledger_entries_no_update",
