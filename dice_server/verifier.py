@@ -45,29 +45,57 @@ def check_value(value: Any, where: str = "body") -> None:
     """Refuse anything but dicts with string keys, lists, valid strings and safe integers.
 
     DESIGN.md: integers and strings only; no floats or booleans; integers below 2**53;
-    strings valid Unicode (a lone surrogate cannot be encoded as UTF-8).
+    strings valid Unicode (a lone surrogate cannot be encoded as UTF-8). The walk builds
+    the path of the offending value only when there is one: it runs on every append and
+    on every entry a verifier reads.
     """
-    if isinstance(value, bool) or value is None or isinstance(value, float):
-        raise NotCanonical(f"{where}: {type(value).__name__} values are not allowed")
-    if isinstance(value, int):
-        if not -MAX_INT < value < MAX_INT:
-            raise NotCanonical(f"{where}: integer {value} is out of range (|n| < 2**53)")
-    elif isinstance(value, str):
+    found = _find_problem(value)
+    if found is not None:
+        raise NotCanonical(f"{where}{found[0]}: {found[1]}")
+
+
+def _scalar_problem(value: Any) -> str | None:
+    kind = type(value)
+    if kind is int:
+        return None if -MAX_INT < value < MAX_INT else f"integer {value} is out of range"
+    if kind is str:
+        if value.isascii():
+            return None
         try:
             value.encode("utf-8")
         except UnicodeEncodeError as exc:
-            raise NotCanonical(f"{where}: string is not valid Unicode ({exc.reason})") from None
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            check_value(item, f"{where}[{index}]")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise NotCanonical(f"{where}: keys must be strings")
-            check_value(key, f"{where} key")
-            check_value(item, f"{where}.{key}")
+            return f"string is not valid Unicode ({exc.reason})"
+        return None
+    return f"{kind.__name__} values are not allowed"
+
+
+def _find_problem(value: Any) -> tuple[str, str] | None:
+    kind = type(value)
+    if kind is dict:
+        items: Any = value.items()
+    elif kind is list:
+        items = enumerate(value)
     else:
-        raise NotCanonical(f"{where}: {type(value).__name__} values are not allowed")
+        problem = _scalar_problem(value)
+        return None if problem is None else ("", problem)
+    for key, item in items:
+        step = f"[{key}]" if kind is list else f".{key}"
+        if kind is dict and type(key) is not str:
+            return (" key", "keys must be strings")
+        if kind is dict and not key.isascii():
+            key_problem = _scalar_problem(key)
+            if key_problem is not None:
+                return (" key", key_problem)
+        item_kind = type(item)
+        if item_kind is dict or item_kind is list:
+            found = _find_problem(item)
+            if found is not None:
+                return (step + found[0], found[1])
+        else:
+            problem = _scalar_problem(item)
+            if problem is not None:
+                return (step, problem)
+    return None
 
 
 def canonical_json(obj: Any) -> bytes:
@@ -118,9 +146,10 @@ def draw_dice(seed: bytes, chain: int, seq: int, count: int, sides: int = 6) -> 
 
 
 def parse_time(text: str) -> datetime:
+    """Read an ``at`` stamp (naive UTC); only the exact strftime form is accepted."""
     if not TIME_PATTERN.match(text):
         raise ValueError(f"time {text!r} is not in the form YYYY-MM-DDTHH:MM:SS.ffffffZ")
-    return datetime.strptime(text, TIME_FORMAT)
+    return datetime.fromisoformat(text[:-1])
 
 
 @dataclass
