@@ -1,0 +1,31 @@
+"""Boards shipped inside the package (never read from outside it at run time)."""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+from adjudicator.boards.iaapa_overlay import apply_overlay
+from adjudicator.boards.model import Board
+from adjudicator.boards.serialize import loads_board
+
+CLASSIC_JSON = "classic.json"
+"""File name of the Classic board under ``adjudicator/boards/data/``."""
+
+
+def shipped_text(filename: str) -> str:
+    """The text of a board file shipped in ``adjudicator/boards/data/``."""
+    data = resources.files("adjudicator.boards").joinpath("data").joinpath(filename)
+    return data.read_text(encoding="utf-8")
+
+
+@functools.cache
+def classic_unclarified() -> Board:
+    """TripleA's Classic map exactly as generated from ``classic.xml``, no overlay."""
+    return loads_board(shipped_text(CLASSIC_JSON))
+
+
+@functools.cache
+def classic() -> Board:
+    """The Classic (2nd edition) board as the IAAPA plays it: the GEOGRAPHY overlay applied."""
+    return apply_overlay(classic_unclarified())

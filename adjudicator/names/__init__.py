@@ -1,0 +1,113 @@
+"""Names as players write them, resolved to the board's and the rule book's names.
+
+``classic_names().place("Moscoq")`` resolves to "Russia", marked corrected (a typo the caller
+should warn about); ``classic_names().unit_count("10 ing")`` is ten infantry; "E.US" is East
+US as written, never West US (IAAPA Error Correction VI).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from adjudicator.boards.model import Board
+from adjudicator.boards.shipped import classic
+from adjudicator.names.abbreviations import IAAPA_ABBREVIATIONS, Notation, Term, unit_names
+from adjudicator.names.classic_aliases import CLASSIC_ALIASES
+from adjudicator.names.places import place_names
+from adjudicator.names.resolver import (
+    AmbiguousName,
+    Match,
+    NameResolutionError,
+    NameTable,
+    Resolution,
+    UnknownName,
+    normalise,
+)
+from adjudicator.powers import Power
+
+POWER_ALIASES: dict[Power, tuple[str, ...]] = {
+    Power.USSR: ("USSR", "Russia", "Russians", "Soviet Union", "Soviets", "Sov", "R", "Rus"),
+    Power.GERMANY: ("Germany", "Germans", "German", "G", "Ger"),
+    Power.UK: ("UK", "U.K.", "Britain", "British", "Great Britain", "England"),
+    Power.JAPAN: ("Japan", "Japanese", "J", "Jap", "Jpn"),
+    Power.USA: ("USA", "US", "U.S.", "America", "Americans", "American", "United States"),
+}
+"""How players name the five powers ("UK 30/$32", "Total UK v. Germany")."""
+
+_COUNT = re.compile(r"\s*(\S+)\s+(.+?)\s*$")
+
+
+def power_names() -> NameTable[Power]:
+    """A resolver for the five powers."""
+    entries = [(alias, p) for p, aliases in POWER_ALIASES.items() for alias in aliases]
+    entries += [(p.triplea_name, p) for p in Power]
+    return NameTable("power", entries, lambda p: p.name)
+
+
+@dataclass(frozen=True)
+class Names:
+    """The three name tables of a board: units/abbreviations, places, powers."""
+
+    units: NameTable[Term]
+    places: NameTable[str]
+    powers: NameTable[Power]
+
+    def unit(self, written: str) -> Resolution[Term]:
+        """The unit, technology or notation word ``written`` stands for."""
+        return self.units.resolve(written)
+
+    def place(self, written: str) -> Resolution[str]:
+        """The territory or sea zone ``written`` names (the board's canonical name)."""
+        return self.places.resolve(written)
+
+    def power(self, written: str) -> Resolution[Power]:
+        """The power ``written`` names."""
+        return self.powers.resolve(written)
+
+    def unit_count(self, written: str) -> tuple[int, Resolution[Term]]:
+        """A count and a unit word, as in "10 ing": the number is never corrected.
+
+        IAAPA Error Correction VI: "A number can never be a typographical error."
+        """
+        m = _COUNT.match(written)
+        if m is None:
+            raise UnknownName(written, "count and unit", 'write a number then a unit: "10 INF"')
+        number, word = m.groups()
+        if not number.isdecimal():
+            raise UnknownName(
+                written, "count and unit",
+                f"{number!r} is not a number, and a number is never a typographical error "
+                "(IAAPA Error Correction VI)")
+        return int(number), self.unit(word)
+
+
+def names_for(board: Board, aliases: dict[str, tuple[str, ...]] | None = None) -> Names:
+    """Name tables for any board (only generated aliases unless ``aliases`` are given)."""
+    return Names(unit_names(), place_names(board, aliases), power_names())
+
+
+@functools.cache
+def classic_names() -> Names:
+    """Name tables for the Classic board with the league's hand-written aliases."""
+    return names_for(classic(), dict(CLASSIC_ALIASES))
+
+
+__all__ = [
+    "IAAPA_ABBREVIATIONS",
+    "POWER_ALIASES",
+    "AmbiguousName",
+    "Match",
+    "NameResolutionError",
+    "NameTable",
+    "Names",
+    "Notation",
+    "Resolution",
+    "Term",
+    "UnknownName",
+    "classic_names",
+    "names_for",
+    "normalise",
+    "power_names",
+]

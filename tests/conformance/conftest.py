@@ -1,0 +1,36 @@
+"""Conformance tests: the IAAPA rule book as executable cases, one test per rule case.
+
+Each test class is named by rule-book section and quotes the rule in its docstrings. The
+class's ``names``/``board`` fixtures give the rules under test; a rule variant re-runs a
+class by subclassing it and overriding those fixtures. Tests that check a transcription of
+the rule text (a list the engine holds as data) read the rule text itself from ``../shared``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+RULES = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
+
+
+@pytest.fixture(scope="session")
+def rules_text() -> str:
+    """The IAAPA 2nd Edition Unabridged Rules (2008), as text."""
+    path = RULES / "iaapa-2nd-edition-rules-2008.txt"
+    if not path.is_file():
+        pytest.fail(f"{path} is missing: the conformance tests need ../shared beside the project")
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def rule_section(rules_text: str) -> Callable[[str, str], str]:
+    """A function giving the rule text from the first ``start`` up to the next ``end``."""
+
+    def cut(start: str, end: str) -> str:
+        begin = rules_text.index(start)
+        return rules_text[begin:rules_text.index(end, begin + len(start))]
+
+    return cut
