@@ -44,10 +44,11 @@ def register_services(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from dice_server.web import api, errors, health
+    from dice_server.web import api, errors, health, public
 
     errors.init_app(app)
     app.register_blueprint(health.bp)
+    app.register_blueprint(public.bp)
     app.register_blueprint(api.bp)
 
 

@@ -203,3 +203,16 @@ def keys_show() -> None:
     from dice_server.services.keys import published_keys
 
     emit(published_keys(_ctx()))
+
+
+@keys.command("rotate")
+@refusals
+def keys_rotate() -> None:
+    """Make a new signing key; prints its id. Old keys stay published."""
+    from dice_server.services.keys import rotate_key
+
+    ctx = _ctx()
+    old = ctx.keys.signer.key_id
+    new = rotate_key(ctx, instance_path())
+    click.echo(f"signing key {old} retired; {new.key_id} signs from now on", err=True)
+    click.echo(new.key_id)

@@ -8,13 +8,14 @@ roll's append or at the reveal, when the game ends and anyone can recompute ever
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dice_server.keys import SeedBox
 from dice_server.models import Seed
-from dice_server.verifier import draw_dice, seed_commitment
+from dice_server.verifier import dice_stream, seed_commitment
 
 SEED_BYTES = 32
 
@@ -54,6 +55,6 @@ def unseal(box: SeedBox, row: Seed) -> bytes:
     return seed
 
 
-def roll(box: SeedBox, row: Seed, seq: int, count: int, sides: int = 6) -> list[int]:
-    """The dice of entry ``seq``: call only inside that entry's append."""
-    return draw_dice(unseal(box, row), row.game_number, seq, count, sides)
+def stream(box: SeedBox, row: Seed, seq: int, sides: int = 6) -> Iterator[int]:
+    """The dice of entry ``seq`` in thrown order: use only inside that entry's append."""
+    return dice_stream(unseal(box, row), row.game_number, seq, sides)

@@ -10,8 +10,10 @@ from __future__ import annotations
 import base64
 import os
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
@@ -72,17 +74,17 @@ class Signer:
 
     private_key: Ed25519PrivateKey
 
-    @property
+    @cached_property
     def public_raw(self) -> bytes:
         return self.private_key.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
         )
 
-    @property
+    @cached_property
     def key_id(self) -> str:
         return key_id(self.public_raw)
 
-    @property
+    @cached_property
     def public_b64(self) -> str:
         return base64.b64encode(self.public_raw).decode("ascii")
 
@@ -105,11 +107,38 @@ class SeedBox:
         return AESGCM(self.key).decrypt(sealed[:12], sealed[12:], label.encode())
 
 
+class SigningKeyFile:
+    """The current signing key, re-read when ``pbem keys rotate`` replaces its file, so a
+    rotation takes effect in every running worker at its next append."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._stamp: tuple[int, int, int] | None = None
+        self._signer: Signer | None = None
+
+    def current(self) -> Signer:
+        try:
+            info = os.stat(self.path)
+        except FileNotFoundError:
+            raise MissingKeys(f"{self.path} is missing: restore it or run `pbem init`") from None
+        stamp = (info.st_ino, info.st_mtime_ns, info.st_size)
+        with self._lock:
+            if self._signer is None or stamp != self._stamp:
+                self._signer = Signer(read_signing_key(self.path))
+                self._stamp = stamp
+            return self._signer
+
+
 @dataclass(frozen=True)
 class InstanceKeys:
     secret_key: bytes
-    signer: Signer
+    signing: SigningKeyFile
     seed_box: SeedBox
+
+    @property
+    def signer(self) -> Signer:
+        return self.signing.current()
 
 
 def _read(path: Path) -> bytes:
@@ -121,13 +150,38 @@ def _read(path: Path) -> bytes:
         ) from None
 
 
+def read_signing_key(path: Path) -> Ed25519PrivateKey:
+    private = serialization.load_pem_private_key(_read(path), password=None)
+    if not isinstance(private, Ed25519PrivateKey):
+        raise MissingKeys(f"{path} is not an Ed25519 private key")
+    return private
+
+
 def load_keys(path: Path) -> InstanceKeys:
     secret = _read(path / SECRET_KEY_FILE).strip()
-    pem = _read(path / SIGNING_KEY_FILE)
     seed_key = bytes.fromhex(_read(path / SEED_KEY_FILE).decode("ascii").strip())
-    private = serialization.load_pem_private_key(pem, password=None)
-    if not isinstance(private, Ed25519PrivateKey):
-        raise MissingKeys(f"{path / SIGNING_KEY_FILE} is not an Ed25519 private key")
     if len(secret) < 32 or len(seed_key) != 32:
         raise MissingKeys(f"the key files in {path} are truncated: restore them from backup")
-    return InstanceKeys(secret_key=secret, signer=Signer(private), seed_box=SeedBox(seed_key))
+    signing = SigningKeyFile(path / SIGNING_KEY_FILE)
+    signing.current()
+    return InstanceKeys(secret_key=secret, signing=signing, seed_box=SeedBox(seed_key))
+
+
+def replace_signing_key(path: Path) -> Signer:
+    """Write a new signing key over the current one, atomically (new file, fsync, rename).
+
+    The old private key is destroyed: it can sign nothing more, not even a back-dated
+    entry. Its public key stays published (the caller publishes both first).
+    """
+    new = Signer(Ed25519PrivateKey.generate())
+    target = path / SIGNING_KEY_FILE
+    staging = path / f"{SIGNING_KEY_FILE}.{new.key_id}.new"
+    if not _write_once(staging, signing_key_pem(new.private_key)):
+        raise RuntimeError(f"{staging} exists: remove it and rotate again")
+    os.replace(staging, target)
+    directory = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+    return new

@@ -55,7 +55,7 @@ def head(session: Session, number: int) -> LedgerEntry | None:
     ).scalar_one_or_none()
 
 
-def ensure_key_published(session: Session, signer: Signer) -> None:
+def publish_key(session: Session, signer: Signer) -> None:
     """Publish the signing key before its first signature (idempotent under concurrency:
     two games' first appends may race to insert it)."""
     if session.get(SigningKey, signer.key_id) is not None:
@@ -100,7 +100,7 @@ def append(
         "data": build_data(seq),
     }
     body = canonical_json(obj)
-    ensure_key_published(session, signer)
+    publish_key(session, signer)
     entry = LedgerEntry(
         game_number=number,
         seq=seq,

@@ -134,3 +134,18 @@ class LedgerEntry(Base):
     def signed(self) -> dict[str, str]:
         """The entry as exported and mailed: exact body text, signature, key id."""
         return {"body": self.body.decode("utf-8"), "sig": self.sig, "key": self.key_id}
+
+
+class IdempotencyKey(Base):
+    """A client's ``Idempotency-Key``: a retry of the same request returns the same entry."""
+
+    __tablename__ = "idempotency_keys"
+    __table_args__ = (UniqueConstraint("member_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    key: Mapped[str] = mapped_column(String(200))
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    game_number: Mapped[int] = mapped_column(ForeignKey("games.number"))
+    seq: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -72,7 +72,7 @@ HEADER_FIELDS = {"round", "turn", "country", "battle", "comment"}
 ROLL_FIELDS = HEADER_FIELDS | {"attacker", "defender", "bombard", "options"}
 
 
-def _fail(field: str, message: str) -> InvalidRequest:
+def field_error(field: str, message: str) -> InvalidRequest:
     return InvalidRequest(f"{field}: {message}", field=field)
 
 
@@ -86,31 +86,33 @@ def check_fields(payload: Any, allowed: set[str], required: set[str]) -> dict[st
         raise InvalidRequest(f"{exc} (send integers and strings only)") from None
     unknown = sorted(set(payload) - allowed)
     if unknown:
-        raise _fail(unknown[0], f"unknown field; expected some of {', '.join(sorted(allowed))}")
+        raise field_error(
+            unknown[0], f"unknown field; expected some of {', '.join(sorted(allowed))}"
+        )
     missing = sorted(required - set(payload))
     if missing:
-        raise _fail(missing[0], "is required")
+        raise field_error(missing[0], "is required")
     return payload
 
 
 def positive_int(payload: Mapping[str, Any], field: str, limit: int = MAX_NUMBER) -> int:
     value = payload.get(field)
     if not isinstance(value, int) or not 1 <= value <= limit:
-        raise _fail(field, f"must be a whole number from 1 to {limit}, not {value!r}")
+        raise field_error(field, f"must be a whole number from 1 to {limit}, not {value!r}")
     return value
 
 
 def text(payload: Mapping[str, Any], field: str, limit: int, required: bool = True) -> str:
     value = payload.get(field, "")
     if not isinstance(value, str):
-        raise _fail(field, "must be a string")
+        raise field_error(field, "must be a string")
     value = value.strip()
     if required and not value:
-        raise _fail(field, "must not be empty")
+        raise field_error(field, "must not be empty")
     if len(value) > limit:
-        raise _fail(field, f"is {len(value)} characters long; at most {limit} are allowed")
+        raise field_error(field, f"is {len(value)} characters long; at most {limit} are allowed")
     if any(ord(ch) < 32 and ch not in "\n\t" for ch in value):
-        raise _fail(field, "contains control characters")
+        raise field_error(field, "contains control characters")
     return value
 
 
@@ -119,7 +121,7 @@ def country(payload: Mapping[str, Any]) -> str:
     try:
         return COUNTRIES[" ".join(name.casefold().replace(".", "").split())]
     except KeyError:
-        raise _fail(
+        raise field_error(
             "country", f"unknown country {name!r}; use Russia, Germany, UK, Japan or USA"
         ) from None
 
@@ -133,27 +135,29 @@ class UnitCount:
 def unit_list(payload: Mapping[str, Any], field: str, allowed: set[str]) -> list[UnitCount]:
     raw = payload.get(field, [])
     if not isinstance(raw, list):
-        raise _fail(field, 'must be a list of {"unit": ..., "count": ...}')
+        raise field_error(field, 'must be a list of {"unit": ..., "count": ...}')
     seen: set[str] = set()
     out = []
     for index, item in enumerate(raw):
         where = f"{field}[{index}]"
         if not isinstance(item, dict) or set(item) != {"unit", "count"}:
-            raise _fail(where, 'must be {"unit": "INF", "count": 3}')
+            raise field_error(where, 'must be {"unit": "INF", "count": 3}')
         name = item["unit"]
         unit = name.strip().upper() if isinstance(name, str) else ""
         if unit not in allowed:
             if unit == "AA" and field != "defender":
-                raise _fail(f"{where}.unit", "AA guns only defend: list the AA with the defender")
-            raise _fail(
+                raise field_error(
+                    f"{where}.unit", "AA guns only defend: list the AA with the defender"
+                )
+            raise field_error(
                 f"{where}.unit",
                 f"unknown unit {name!r} here; use one of {', '.join(sorted(allowed))}",
             )
         count = item["count"]
         if not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-            raise _fail(f"{where}.count", f"must be from 1 to {MAX_COUNT}, not {count!r}")
+            raise field_error(f"{where}.count", f"must be from 1 to {MAX_COUNT}, not {count!r}")
         if unit in seen:
-            raise _fail(f"{where}.unit", f"{unit} is listed twice; give one total count")
+            raise field_error(f"{where}.unit", f"{unit} is listed twice; give one total count")
         seen.add(unit)
         out.append(UnitCount(unit, count))
     return out
@@ -283,26 +287,26 @@ def parse_battle_roll(payload: Any) -> BattleRoll:
     bombard = unit_list(fields, "bombard", {"BB"})
     raw_options = fields.get("options", [])
     if not isinstance(raw_options, list) or not all(isinstance(o, str) for o in raw_options):
-        raise _fail("options", "must be a list of option names")
+        raise field_error("options", "must be a list of option names")
     options = sorted({o.strip().lower() for o in raw_options})
     for option in options:
         if option not in OPTIONS:
-            raise _fail("options", f"unknown option {option!r}; known: {', '.join(OPTIONS)}")
+            raise field_error("options", f"unknown option {option!r}; known: {', '.join(OPTIONS)}")
     aa = [u for u in defender if u.unit == "AA"]
     if aa and aa[0].count > 1:
-        raise _fail("defender", "a territory holds at most one AA gun")
+        raise field_error("defender", "a territory holds at most one AA gun")
     if not attacker and not defender:
-        raise _fail("attacker", "no units on either side: list what fights")
+        raise field_error("attacker", "no units on either side: list what fights")
     if "subs-first" in options:
         if "defenders-only" in options:
-            raise _fail("options", "subs-first and defenders-only cannot be combined")
+            raise field_error("options", "subs-first and defenders-only cannot be combined")
         if not any(u.unit == "SUB" for u in attacker):
-            raise _fail("options", "subs-first needs attacking SUBs")
+            raise field_error("options", "subs-first needs attacking SUBs")
     if "defenders-only" in options and not defender:
-        raise _fail("defender", "defenders-only needs defending units")
+        raise field_error("defender", "defenders-only needs defending units")
     groups = _layout(attacker, defender, bombard, set(options))
     if not groups:
-        raise _fail("attacker", "these units throw no dice (transports do not attack)")
+        raise field_error("attacker", "these units throw no dice (transports do not attack)")
     return BattleRoll(
         round=round_,
         turn=turn,

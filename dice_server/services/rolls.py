@@ -1,42 +1,53 @@
-"""Battle rolls (IAAPA "Using the Dice Server"): checked, thrown and signed in one append."""
+"""Rolls (IAAPA "Using the Dice Server"): each is checked whole, then thrown and signed
+in one append. Battle rounds, weapons development, strategic bombing and rockets."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from dice_server import dice, ledger
-from dice_server.db import writing
-from dice_server.errors import Conflict, Forbidden
-from dice_server.models import LedgerEntry, Member
+from dice_server.models import LedgerEntry
 from dice_server.rollspec import parse_battle_roll
 from dice_server.services import ServiceContext
-from dice_server.services.games import check_participant, locked_game
+from dice_server.services.entries import Retry, record, thrower
+from dice_server.specialrolls import parse_bombing_roll, parse_rocket_roll, parse_tech_roll
 
 
-def roll_battle(ctx: ServiceContext, roller_id: int, number: int, payload: Any) -> LedgerEntry:
-    """Throw one battle round for game ``number``.
+class RollRequest(Protocol):
+    def record(self, by: str, draw: Callable[[int], list[int]]) -> dict[str, Any]: ...
 
-    The whole request is checked before the lock is taken; inside the transaction the
-    roller's right to roll and the game's state are checked, then the dice are drawn in
-    the append itself. Any refusal rolls back: nothing written, no seq consumed.
-    """
-    request = parse_battle_roll(payload)
-    with writing(ctx.sessions) as session:
-        game = locked_game(session, number)
-        roller = session.get(Member, roller_id)
-        if roller is None:
-            raise Forbidden("your membership no longer exists")
-        if not roller.confirmed:
-            raise Forbidden("confirm your address before rolling")
-        check_participant(game, roller)
-        if game.status != "active":
-            raise Conflict(f"game {number} is {game.status}: no more rolls are accepted")
-        seed_row = dice.open_seed(session, number)
-        if seed_row is None:
-            raise Conflict(f"game {number} has no open seed commitment: no roll is accepted")
-        box = ctx.keys.seed_box
 
-        def throw(seq: int) -> dict[str, Any]:
-            return request.record(roller.email, lambda n: dice.roll(box, seed_row, seq, n))
+KINDS: dict[str, Callable[[Any], RollRequest]] = {
+    "roll": parse_battle_roll,
+    "tech-roll": parse_tech_roll,
+    "bombing-roll": parse_bombing_roll,
+    "rocket-roll": parse_rocket_roll,
+}
 
-        return ledger.append(session, ctx.keys.signer, ctx.clock(), number, "roll", throw)
+
+def roll(
+    ctx: ServiceContext,
+    kind: str,
+    roller_id: int,
+    number: int,
+    payload: Any,
+    retry: Retry | None = None,
+) -> LedgerEntry:
+    """Throw a roll of ``kind`` for game ``number``: the request is checked before any lock."""
+    request = KINDS[kind](payload)
+    return record(
+        ctx,
+        roller_id,
+        number,
+        kind,
+        lambda seq, seed, member: request.record(member.email, thrower(ctx, seq, seed)),
+        needs_dice=True,
+        retry=retry,
+    )
+
+
+def roll_battle(
+    ctx: ServiceContext, roller_id: int, number: int, payload: Any, retry: Retry | None = None
+) -> LedgerEntry:
+    """Throw one battle round for game ``number``."""
+    return roll(ctx, "roll", roller_id, number, payload, retry)

@@ -10,11 +10,13 @@ from flask import Blueprint, Response, jsonify, request
 from dice_server import service_context
 from dice_server.db import reading
 from dice_server.errors import InvalidRequest, Unauthorized
-from dice_server.models import Member
+from dice_server.models import LedgerEntry, Member
+from dice_server.services.entries import Retry
 from dice_server.services.games import export_ledger
 from dice_server.services.keys import published_keys
 from dice_server.services.members import member_by_token
-from dice_server.services.rolls import roll_battle
+from dice_server.services.notes import send_note
+from dice_server.services.rolls import roll
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -52,11 +54,36 @@ def authenticated() -> Member:
         return member_by_token(session, token.strip())
 
 
-@bp.post("/games/<int:number>/rolls")
-def post_roll(number: int) -> tuple[Response, int]:
-    member = authenticated()
-    entry = roll_battle(service_context(), member.id, number, json_body())
+def created(entry: LedgerEntry) -> tuple[Response, int]:
     return jsonify(entry.signed()), 201
+
+
+def posted() -> tuple[Member, Any, Retry | None]:
+    """The member, the parsed body and the retry key of a POST."""
+    member = authenticated()
+    payload = json_body()
+    retry = Retry.of(request.headers.get("Idempotency-Key"), "POST", request.path, payload)
+    return member, payload, retry
+
+
+ROLL_PATHS = {
+    "rolls": "roll",
+    "tech-rolls": "tech-roll",
+    "bombing-rolls": "bombing-roll",
+    "rocket-rolls": "rocket-roll",
+}
+
+
+@bp.post("/games/<int:number>/<any(rolls, 'tech-rolls', 'bombing-rolls', 'rocket-rolls'):what>")
+def post_roll(number: int, what: str) -> tuple[Response, int]:
+    member, payload, retry = posted()
+    return created(roll(service_context(), ROLL_PATHS[what], member.id, number, payload, retry))
+
+
+@bp.post("/games/<int:number>/notes")
+def post_note(number: int) -> tuple[Response, int]:
+    member, payload, retry = posted()
+    return created(send_note(service_context(), member.id, number, payload, retry))
 
 
 @bp.get("/games/<int:number>/ledger")

@@ -24,7 +24,10 @@ def service_error(exc: ServiceError) -> tuple[Response, int]:
 
 def http_error(exc: HTTPException) -> tuple[Response, int]:
     messages = {
-        404: "no such address: see /api/v1/keys, /api/v1/games/<number>/rolls and /ledger",
+        404: (
+            "no such address: the API has /api/v1/keys and /api/v1/games/<number>/ followed "
+            "by rolls, tech-rolls, bombing-rolls, rocket-rolls, notes or ledger"
+        ),
         405: f"method not allowed here; allowed: {', '.join(sorted(exc.valid_methods or []))}"
         if hasattr(exc, "valid_methods")
         else "method not allowed here",

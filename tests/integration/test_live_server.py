@@ -48,12 +48,16 @@ class Live:
         assert done.returncode == 0, done.stderr
         return done.stdout
 
-    def call(self, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, Any]:
+    def call(
+        self, method: str, path: str, body: Any = None, token: str = "", key: str = ""
+    ) -> tuple[int, Any]:
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.base + path, data=data, method=method)
         request.add_header("Content-Type", "application/json")
         if token:
             request.add_header("Authorization", f"Bearer {token}")
+        if key:
+            request.add_header("Idempotency-Key", key)
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return response.status, json.loads(response.read())
@@ -125,27 +129,37 @@ def test_whole_flow_through_a_live_server(live: Live, tmp_path: Path) -> None:
     assert status == 200 and [json.loads(e["body"])["seq"] for e in ledger["entries"]] == [1, 2, 3]
     assert ledger["entries"][1] == entry
 
+    header = {"round": 1, "turn": 1, "country": "Germany"}
+    for what, body in [
+        ("tech-rolls", {**header, "dice": 4}),
+        ("bombing-rolls", {**header, "target": "United Kingdom", "bombers": 3, "aa": 1}),
+        ("rocket-rolls", {**header, "target": "United Kingdom", "from": "West Europe"}),
+        ("notes", {"topic": "retreat", "text": "retreat from Karelia to West Russia"}),
+    ]:
+        first = live.call("POST", f"/api/v1/games/{game}/{what}", body, axis, key=what)
+        retried = live.call("POST", f"/api/v1/games/{game}/{what}", body, axis, key=what)
+        assert first[0] == 201 and retried == first
+    live.pbem("keys", "rotate")
+    status, _ = live.call("POST", f"/api/v1/games/{game}/rolls", battle(round=3), axis)
+    assert status == 201
+
     live.pbem("game", "end", game, "--status", "finished", "--winner", "allies")
     status, ledger = live.call("GET", f"/api/v1/games/{game}/ledger", token=allies)
+    assert len({e["key"] for e in ledger["entries"]}) == 2  # signed before and after rotation
     status, keys = live.call("GET", "/api/v1/keys")
-    ledger_file, keys_file = tmp_path / "ledger.json", tmp_path / "keys.json"
-    ledger_file.write_text(json.dumps(ledger))
-    keys_file.write_text(json.dumps(keys))
+    with urllib.request.urlopen(live.base + "/verifier.py", timeout=30) as response:
+        (tmp_path / "verifier.py").write_bytes(response.read())
+    (tmp_path / "ledger.json").write_text(json.dumps(ledger))
+    (tmp_path / "keys.json").write_text(json.dumps(keys))
     verifier = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "dice_server" / "verifier.py"),
-            str(ledger_file),
-            "--keys",
-            str(keys_file),
-        ],
+        [sys.executable, "verifier.py", "ledger.json", "--keys", "keys.json"],
         capture_output=True,
         text=True,
         timeout=60,
         cwd=tmp_path,
     )
     assert verifier.returncode == 0, verifier.stdout
-    assert "2 of 2 rolls under the commitment of entry 1 recomputed" in verifier.stdout
+    assert "6 of 6 rolls under the commitment of entry 1 recomputed" in verifier.stdout
 
     status, error = live.call("POST", f"/api/v1/games/{game}/rolls", battle(), axis)
     assert status == 409 and "finished" in error["error"]
