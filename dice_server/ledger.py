@@ -10,14 +10,16 @@ clock stalls or steps back. Entries are never updated or deleted: triggers refus
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from dice_server import statements
 from dice_server.keys import Signer
 from dice_server.models import Game, LedgerEntry, SigningKey, utcnow
 from dice_server.verifier import (
@@ -46,26 +48,40 @@ def lock_game(session: Session, number: int) -> Game | None:
     ).scalar_one_or_none()
 
 
-def head(session: Session, number: int) -> LedgerEntry | None:
-    return session.execute(
-        select(LedgerEntry)
-        .where(LedgerEntry.game_number == number)
-        .order_by(LedgerEntry.seq.desc())
-        .limit(1)
-    ).scalar_one_or_none()
+@dataclass(frozen=True)
+class Head:
+    """What an append needs of the latest entry."""
+
+    seq: int
+    hash: str
+    at: str
+
+
+def head(session: Session, number: int) -> Head | None:
+    row = session.connection().execute(statements.HEAD, {"number": number}).first()
+    return None if row is None else Head(row.seq, row.hash, row.at)
+
+
+#: (database URL, key id) of keys known to be published in a committed transaction.
+_published: set[tuple[str, str]] = set()
 
 
 def publish_key(session: Session, signer: Signer) -> None:
     """Publish the signing key before its first signature (idempotent under concurrency:
-    two games' first appends may race to insert it)."""
-    if session.get(SigningKey, signer.key_id) is not None:
+    two games' first appends may race to insert it). Remembered once committed, so the
+    hot path of a roll does not look it up again."""
+    bind = session.get_bind()
+    known = (str(bind.engine.url), signer.key_id)
+    if known in _published:
         return
-    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    session.execute(
-        insert(SigningKey)
-        .values(key_id=signer.key_id, public=signer.public_b64, created_at=utcnow())
-        .on_conflict_do_nothing()
-    )
+    if session.get(SigningKey, signer.key_id) is None:
+        insert = pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
+        session.execute(
+            insert(SigningKey)
+            .values(key_id=signer.key_id, public=signer.public_b64, created_at=utcnow())
+            .on_conflict_do_nothing()
+        )
+    event.listen(session, "after_commit", lambda _session: _published.add(known), once=True)
 
 
 def append(
@@ -101,19 +117,18 @@ def append(
     }
     body = canonical_json(obj)
     publish_key(session, signer)
-    entry = LedgerEntry(
-        game_number=number,
-        seq=seq,
-        kind=kind,
-        at=obj["at"],
-        body=body,
-        hash=body_hash(body),
-        sig=signer.sign(body),
-        key_id=signer.key_id,
-    )
-    session.add(entry)
-    session.flush()
-    return entry
+    row = {
+        "game_number": number,
+        "seq": seq,
+        "kind": kind,
+        "at": obj["at"],
+        "body": body,
+        "hash": body_hash(body),
+        "sig": signer.sign(body),
+        "key_id": signer.key_id,
+    }
+    session.connection().execute(statements.INSERT_ENTRY, row)
+    return LedgerEntry(**row)
 
 
 def entries(session: Session, number: int) -> list[LedgerEntry]:

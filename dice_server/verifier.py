@@ -17,9 +17,11 @@ import binascii
 import hashlib
 import hmac
 import json
+import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -98,12 +100,53 @@ def _find_problem(value: Any) -> tuple[str, str] | None:
     return None
 
 
-def canonical_json(obj: Any) -> bytes:
-    """The exact bytes that are signed and stored (DESIGN.md, "The ledger")."""
-    check_value(obj)
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
-        "utf-8"
+def canonical_json(obj: Any, *, checked: bool = False) -> bytes:
+    """The exact bytes that are signed and stored (DESIGN.md, "The ledger").
+
+    ``checked`` skips the walk over the values when :func:`decode_body` already refused
+    everything the format cannot hold.
+    """
+    if not checked:
+        check_value(obj)
+    try:
+        text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise NotCanonical(f"body: string is not valid Unicode ({exc.reason})") from None
+
+
+# A JSON literal true, false or null can only follow one of these in a compact body.
+_LITERAL = re.compile(rb"[:,\[](?:true|false|null)[,\]}]")
+
+
+def _refuse_float(text: str) -> Any:
+    raise NotCanonical(f"body: float values are not allowed ({text})")
+
+
+def _refuse_constant(text: str) -> Any:
+    raise NotCanonical(f"body: {text} is not allowed")
+
+
+def _safe_int(text: str) -> int:
+    value = int(text)
+    if not -MAX_INT < value < MAX_INT:
+        raise NotCanonical(f"body: integer {value} is out of range")
+    return value
+
+
+def decode_body(body: bytes) -> Any:
+    """Parse a stored body, refusing as it reads what the format cannot hold.
+
+    Floats, huge integers and NaN are refused by the parser's hooks; booleans and nulls,
+    which have no hook, can only be present where the body has a bare literal, and only
+    then is the slower walk over every value needed.
+    """
+    obj = json.loads(
+        body, parse_float=_refuse_float, parse_int=_safe_int, parse_constant=_refuse_constant
     )
+    if _LITERAL.search(body):
+        check_value(obj)
+    return obj
 
 
 def body_hash(body: bytes) -> str:
@@ -150,6 +193,10 @@ def parse_time(text: str) -> datetime:
     if not TIME_PATTERN.match(text):
         raise ValueError(f"time {text!r} is not in the form YYYY-MM-DDTHH:MM:SS.ffffffZ")
     return datetime.fromisoformat(text[:-1])
+
+
+def _signature_workers(count: int) -> int:
+    return 1 if count < 64 else max(1, min(4, os.cpu_count() or 1))
 
 
 @dataclass
@@ -219,33 +266,56 @@ class LedgerVerifier:
         self.chain_id: int | None = None
 
     def verify(self, entries: Sequence[Any]) -> Report:
-        prev_hash = ZERO_HASH
-        prev_at: datetime | None = None
+        signed: list[tuple[bytes, str, str]] = []
         for position, entry in enumerate(entries, start=1):
-            where = f"entry {position}"
             try:
                 body_text, sig, kid = entry["body"], entry["sig"], entry["key"]
-                body = body_text.encode("utf-8")
-                obj = json.loads(body)
+                signed.append((body_text.encode("utf-8"), str(sig), str(kid)))
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                self.report.problems.append(f"{where}: not a ledger entry ({exc})")
-                return self._finish(position - 1)
-            problem = verify_signature(self.keys, body, sig, kid)
-            if problem:
-                self.report.problems.append(f"{where}: {problem}")
+                self.report.problems.append(f"entry {position}: not a ledger entry ({exc})")
+                break
+        # Signatures are checked on other threads (the library releases the GIL) while
+        # this one walks the chain.
+        with ThreadPoolExecutor(max_workers=_signature_workers(len(signed))) as pool:
+            size = max(1, len(signed) // (4 * (os.cpu_count() or 1)))
+            batches = [
+                pool.submit(self._signatures, signed[start : start + size])
+                for start in range(0, len(signed), size)
+            ]
+            count = self._walk(signed)
+            failures = [problem for batch in batches for problem in batch.result()]
+        for position, problem in enumerate(failures, start=1):
+            if problem and position <= count:
+                self.report.problems.append(f"entry {position}: {problem}")
+        return self._finish(count)
+
+    def _signatures(self, batch: list[tuple[bytes, str, str]]) -> list[str]:
+        return [verify_signature(self.keys, body, sig, kid) for body, sig, kid in batch]
+
+    def _walk(self, signed: list[tuple[bytes, str, str]]) -> int:
+        """Check every entry but its signature; return how many entries could be read."""
+        prev_hash = ZERO_HASH
+        prev_at: datetime | None = None
+        for position, (body, _sig, _kid) in enumerate(signed, start=1):
+            where = f"entry {position}"
             try:
-                if canonical_json(obj) != body:
+                obj = decode_body(body)
+                if canonical_json(obj, checked=True) != body:
                     self.report.problems.append(f"{where}: body is not in canonical form")
             except NotCanonical as exc:
                 self.report.problems.append(f"{where}: {exc}")
+                obj = json.loads(body)
+            except ValueError as exc:
+                self.report.problems.append(f"{where}: body is not JSON ({exc})")
+                return position - 1
             if not isinstance(obj, dict):
                 self.report.problems.append(f"{where}: body is not an object")
-                return self._finish(position - 1)
+                return position - 1
             self._check_header(where, position, obj, prev_hash)
             prev_at = self._check_time(where, obj, prev_at)
             self._check_kind(where, obj)
             prev_hash = body_hash(body)
-        return self._finish(len(entries))
+        return len(signed)
 
     def _check_header(self, where: str, position: int, obj: dict[str, Any], prev: str) -> None:
         if obj.get("v") != FORMAT_VERSION:

@@ -1,23 +1,29 @@
 """The one path every player-made entry takes: lock the game, honour a retry, check who
-may write, check the game's state, append, and remember the retry key, in one transaction."""
+may write, check the game's state, append, and remember the retry key, in one transaction.
+
+This is the hot path of the dice server (every roll and note), so it runs the prebuilt
+Core statements of :mod:`dice_server.statements` rather than ORM queries.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from dice_server import dice, ledger
+from dice_server import dice, ledger, statements
 from dice_server.db import writing
-from dice_server.errors import Conflict, Forbidden, InvalidRequest
-from dice_server.models import IdempotencyKey, LedgerEntry, Member, Seed
+from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unauthorized
+from dice_server.models import LedgerEntry, Seed
 from dice_server.services import ServiceContext
-from dice_server.services.games import check_participant, locked_game
+from dice_server.services.games import check_participant
+from dice_server.services.members import hash_token
 from dice_server.verifier import canonical_json
 
 MAX_KEY_LENGTH = 200
@@ -44,17 +50,51 @@ class Retry:
         return cls(key, hashlib.sha256(canonical_json(request)).hexdigest())
 
 
+@dataclass(frozen=True)
+class ApiToken:
+    """The member is whoever holds this API token (checked inside the transaction)."""
+
+    token: str
+
+
+#: Who writes: a member id (already authenticated, as by a login) or an API token.
+Who = int | ApiToken
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The member writing an entry, as read under the game's lock."""
+
+    id: int
+    email: str
+    role: str
+    confirmed: bool
+
+    @property
+    def is_minister(self) -> bool:
+        return self.role == "minister"
+
+
+def resolve(conn: Connection, who: Who) -> Actor:
+    if isinstance(who, ApiToken):
+        digest = hash_token(who.token)
+        row = conn.execute(statements.ACTOR_BY_TOKEN, {"digest": digest}).first()
+        if row is None or not hmac.compare_digest(row.token_hash, digest):
+            raise Unauthorized("unknown API token: send Authorization: Bearer <your token>")
+    else:
+        row = conn.execute(statements.ACTOR_BY_ID, {"id": who}).first()
+        if row is None:
+            raise Forbidden("your membership no longer exists")
+    return Actor(id=row.id, email=row.email, role=row.role, confirmed=bool(row.confirmed))
+
+
 #: Builds the entry's data once the seq is fixed, from (seq, the game's open seed or None,
 #: the member writing it).
-Builder = Callable[[int, Seed | None, Member], dict[str, Any]]
+Builder = Callable[[int, Seed | None, Actor], dict[str, Any]]
 
 
-def _earlier(session: Session, member_id: int, retry: Retry) -> LedgerEntry | None:
-    row = session.execute(
-        select(IdempotencyKey).where(
-            IdempotencyKey.member_id == member_id, IdempotencyKey.key == retry.key
-        )
-    ).scalar_one_or_none()
+def _earlier(conn: Connection, actor: Actor, retry: Retry) -> LedgerEntry | None:
+    row = conn.execute(statements.RETRY, {"member_id": actor.id, "key": retry.key}).first()
     if row is None:
         return None
     if row.fingerprint != retry.fingerprint:
@@ -62,16 +102,13 @@ def _earlier(session: Session, member_id: int, retry: Retry) -> LedgerEntry | No
             "Idempotency-Key was already used with a different request: use a new key",
             "Idempotency-Key",
         )
-    return session.execute(
-        select(LedgerEntry).where(
-            LedgerEntry.game_number == row.game_number, LedgerEntry.seq == row.seq
-        )
-    ).scalar_one()
+    entry = conn.execute(statements.ENTRY, {"number": row.game_number, "seq": row.seq}).one()
+    return LedgerEntry(**entry._asdict())
 
 
 def record(
     ctx: ServiceContext,
-    member_id: int,
+    who: Who,
     number: int,
     kind: str,
     build: Builder,
@@ -89,45 +126,47 @@ def record(
     """
     try:
         with writing(ctx.sessions) as session:
-            game = locked_game(session, number)
+            conn = session.connection()
+            game = conn.execute(statements.LOCK_GAME, {"number": number}).first()
+            actor = resolve(conn, who)
+            if game is None:
+                raise NotFound(f"there is no game {number}: check the game number", "game")
             if retry is not None:
-                earlier = _earlier(session, member_id, retry)
+                earlier = _earlier(conn, actor, retry)
                 if earlier is not None:
                     return earlier
-            member = session.get(Member, member_id)
-            if member is None:
-                raise Forbidden("your membership no longer exists")
-            if not member.confirmed:
+            if not actor.confirmed:
                 raise Forbidden("confirm your address before using the dice server")
-            check_participant(game, member)
+            check_participant(number, {game.axis_id, game.allies_id, game.mentor_id}, actor)
             if check is not None:
                 check(session)
             seed_row = None
             if needs_dice:
                 if game.status != "active":
                     raise Conflict(f"game {number} is {game.status}: no more rolls are accepted")
-                seed_row = dice.open_seed(session, number)
-                if seed_row is None:
+                found = conn.execute(statements.OPEN_SEED, {"number": number}).first()
+                if found is None:
                     raise Conflict(f"game {number} has no open seed commitment: no roll accepted")
+                seed_row = Seed(**found._asdict())
             entry = ledger.append(
                 session,
                 ctx.keys.signer,
                 ctx.clock(),
                 number,
                 kind,
-                lambda seq: build(seq, seed_row, member),
+                lambda seq: build(seq, seed_row, actor),
             )
             if retry is not None:
-                session.add(
-                    IdempotencyKey(
-                        member_id=member_id,
-                        key=retry.key,
-                        fingerprint=retry.fingerprint,
-                        game_number=number,
-                        seq=entry.seq,
-                    )
+                conn.execute(
+                    statements.INSERT_RETRY,
+                    {
+                        "member_id": actor.id,
+                        "key": retry.key,
+                        "fingerprint": retry.fingerprint,
+                        "game_number": number,
+                        "seq": entry.seq,
+                    },
                 )
-                session.flush()
             return entry
     except IntegrityError:
         raise Conflict(

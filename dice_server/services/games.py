@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -169,11 +169,19 @@ def reopen_game(ctx: ServiceContext, number: int, *, reason: str) -> LedgerEntry
         )
 
 
-def check_participant(game: Game, member: Member) -> None:
+class Person(Protocol):
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def is_minister(self) -> bool: ...
+
+
+def check_participant(number: int, participants: set[int | None], person: Person) -> None:
     """Only the game's players, its mentor and the Minister of Law see or roll in it."""
-    if member.is_minister or member.id in game.participant_ids():
+    if person.is_minister or person.id in participants:
         return
-    raise Forbidden(f"you do not play in game {game.number} (nor mentor it)")
+    raise Forbidden(f"you do not play in game {number} (nor mentor it)")
 
 
 def export_ledger(ctx: ServiceContext, number: int, viewer: Member | None) -> dict[str, Any]:
@@ -184,5 +192,5 @@ def export_ledger(ctx: ServiceContext, number: int, viewer: Member | None) -> di
         if game is None:
             raise NotFound(f"there is no game {number}: check the game number", "game")
         if viewer is not None:
-            check_participant(game, viewer)
+            check_participant(number, set(game.participant_ids()), viewer)
         return {"entries": [entry.signed() for entry in ledger.entries(session, number)]}

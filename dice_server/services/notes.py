@@ -10,10 +10,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dice_server.models import LedgerEntry, Member, Seed
+from dice_server.models import LedgerEntry, Seed
 from dice_server.rollspec import check_fields, field_error, positive_int, text
 from dice_server.services import ServiceContext
-from dice_server.services.entries import Retry, record
+from dice_server.services.entries import Actor, Retry, Who, record
 from dice_server.verifier import ROLL_KINDS
 
 TOPICS = {
@@ -28,7 +28,7 @@ MAX_NOTE = 10000
 
 
 def send_note(
-    ctx: ServiceContext, member_id: int, number: int, payload: Any, retry: Retry | None = None
+    ctx: ServiceContext, who: Who, number: int, payload: Any, retry: Retry | None = None
 ) -> LedgerEntry:
     fields = check_fields(payload, {"topic", "ref_seq", "text"}, {"topic", "text"})
     topic = fields["topic"]
@@ -39,7 +39,7 @@ def send_note(
     if topic == "void-claim" and ref_seq is None:
         raise field_error("ref_seq", "a void-claim names the seq of the roll made in error")
 
-    def build(_seq: int, _seed: Seed | None, member: Member) -> dict[str, Any]:
+    def build(_seq: int, _seed: Seed | None, member: Actor) -> dict[str, Any]:
         data: dict[str, Any] = {"topic": topic, "text": body, "by": member.email}
         if ref_seq is not None:
             data["ref_seq"] = ref_seq
@@ -49,7 +49,7 @@ def send_note(
         if ref_seq is not None:
             check_reference(session, number, ref_seq, topic)
 
-    return record(ctx, member_id, number, "note", build, needs_dice=False, retry=retry, check=check)
+    return record(ctx, who, number, "note", build, needs_dice=False, retry=retry, check=check)
 
 
 def check_reference(session: Session, number: int, ref_seq: int, topic: str) -> None:

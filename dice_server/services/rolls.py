@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from dice_server.models import LedgerEntry
 from dice_server.rollspec import parse_battle_roll
 from dice_server.services import ServiceContext
-from dice_server.services.entries import Retry, record, thrower
+from dice_server.services.entries import Retry, Who, record, thrower
 from dice_server.specialrolls import parse_bombing_roll, parse_rocket_roll, parse_tech_roll
 
 
@@ -28,7 +28,7 @@ KINDS: dict[str, Callable[[Any], RollRequest]] = {
 def roll(
     ctx: ServiceContext,
     kind: str,
-    roller_id: int,
+    who: Who,
     number: int,
     payload: Any,
     retry: Retry | None = None,
@@ -37,7 +37,7 @@ def roll(
     request = KINDS[kind](payload)
     return record(
         ctx,
-        roller_id,
+        who,
         number,
         kind,
         lambda seq, seed, member: request.record(member.email, thrower(ctx, seq, seed)),
@@ -47,7 +47,7 @@ def roll(
 
 
 def roll_battle(
-    ctx: ServiceContext, roller_id: int, number: int, payload: Any, retry: Retry | None = None
+    ctx: ServiceContext, who: Who, number: int, payload: Any, retry: Retry | None = None
 ) -> LedgerEntry:
     """Throw one battle round for game ``number``."""
-    return roll(ctx, "roll", roller_id, number, payload, retry)
+    return roll(ctx, "roll", who, number, payload, retry)

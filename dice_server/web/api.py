@@ -11,7 +11,7 @@ from dice_server import service_context
 from dice_server.db import reading
 from dice_server.errors import InvalidRequest, Unauthorized
 from dice_server.models import LedgerEntry, Member
-from dice_server.services.entries import Retry
+from dice_server.services.entries import ApiToken, Retry
 from dice_server.services.games import export_ledger
 from dice_server.services.keys import published_keys
 from dice_server.services.members import member_by_token
@@ -45,25 +45,31 @@ def json_body() -> Any:
         raise InvalidRequest(f"the request body cannot be read: {exc}") from None
 
 
-def authenticated() -> Member:
+def bearer_token() -> ApiToken:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("send Authorization: Bearer <your API token>")
+    return ApiToken(token.strip())
+
+
+def authenticated() -> Member:
+    token = bearer_token()
     with reading(service_context().sessions) as session:
-        return member_by_token(session, token.strip())
+        return member_by_token(session, token.token)
 
 
 def created(entry: LedgerEntry) -> tuple[Response, int]:
     return jsonify(entry.signed()), 201
 
 
-def posted() -> tuple[Member, Any, Retry | None]:
-    """The member, the parsed body and the retry key of a POST."""
-    member = authenticated()
+def posted() -> tuple[ApiToken, Any, Retry | None]:
+    """The bearer token (checked with the write, under the lock), the parsed body and the
+    retry key of a POST."""
+    token = bearer_token()
     payload = json_body()
     retry = Retry.of(request.headers.get("Idempotency-Key"), "POST", request.path, payload)
-    return member, payload, retry
+    return token, payload, retry
 
 
 ROLL_PATHS = {
@@ -76,14 +82,14 @@ ROLL_PATHS = {
 
 @bp.post("/games/<int:number>/<any(rolls, 'tech-rolls', 'bombing-rolls', 'rocket-rolls'):what>")
 def post_roll(number: int, what: str) -> tuple[Response, int]:
-    member, payload, retry = posted()
-    return created(roll(service_context(), ROLL_PATHS[what], member.id, number, payload, retry))
+    token, payload, retry = posted()
+    return created(roll(service_context(), ROLL_PATHS[what], token, number, payload, retry))
 
 
 @bp.post("/games/<int:number>/notes")
 def post_note(number: int) -> tuple[Response, int]:
-    member, payload, retry = posted()
-    return created(send_note(service_context(), member.id, number, payload, retry))
+    token, payload, retry = posted()
+    return created(send_note(service_context(), token, number, payload, retry))
 
 
 @bp.get("/games/<int:number>/ledger")
