@@ -103,20 +103,27 @@ def _find_problem(value: Any) -> tuple[str, str] | None:
 def canonical_json(obj: Any, *, checked: bool = False) -> bytes:
     """The exact bytes that are signed and stored (DESIGN.md, "The ledger").
 
-    ``checked`` skips the walk over the values when :func:`decode_body` already refused
-    everything the format cannot hold.
+    Unless ``checked`` (the object came from :func:`decode_body`), the bytes are read back:
+    what the format cannot hold is refused there, and anything JSON would silently change
+    (a tuple, a non-string key) makes the read-back differ from the object.
     """
-    if not checked:
-        check_value(obj)
     try:
-        text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return text.encode("utf-8")
+        text = json.dumps(
+            obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
+        body = text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise NotCanonical(f"body: string is not valid Unicode ({exc.reason})") from None
+    except (TypeError, ValueError) as exc:
+        raise NotCanonical(f"body: {exc}") from None
+    if not checked and decode_body(body) != obj:
+        raise NotCanonical("body: holds values JSON would change (a tuple, a non-string key)")
+    return body
 
 
-# A JSON literal true, false or null can only follow one of these in a compact body.
-_LITERAL = re.compile(rb"[:,\[](?:true|false|null)[,\]}]")
+# In a compact body a literal true, false or null, or an integer too long to be safe,
+# can only stand between one of ":,[" and one of ",]}".
+_SUSPECT = re.compile(rb"[:,\[](?:true|false|null|-?\d{16,})[,\]}]")
 
 
 def _refuse_float(text: str) -> Any:
@@ -127,24 +134,15 @@ def _refuse_constant(text: str) -> Any:
     raise NotCanonical(f"body: {text} is not allowed")
 
 
-def _safe_int(text: str) -> int:
-    value = int(text)
-    if not -MAX_INT < value < MAX_INT:
-        raise NotCanonical(f"body: integer {value} is out of range")
-    return value
-
-
 def decode_body(body: bytes) -> Any:
     """Parse a stored body, refusing as it reads what the format cannot hold.
 
-    Floats, huge integers and NaN are refused by the parser's hooks; booleans and nulls,
-    which have no hook, can only be present where the body has a bare literal, and only
+    Floats and NaN are refused by the parser's hooks; booleans, nulls and integers of 16
+    digits or more can only be present where the body has such a bare token, and only
     then is the slower walk over every value needed.
     """
-    obj = json.loads(
-        body, parse_float=_refuse_float, parse_int=_safe_int, parse_constant=_refuse_constant
-    )
-    if _LITERAL.search(body):
+    obj = json.loads(body, parse_float=_refuse_float, parse_constant=_refuse_constant)
+    if _SUSPECT.search(body):
         check_value(obj)
     return obj
 
