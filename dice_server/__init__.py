@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,16 @@ def register_services(app: Flask) -> None:
         sessions=make_sessions(engine),
         keys=keys,
         clock=app.config.get("CLOCK") or utc_now,
+        mail_domain=mail_domain(app.config),
     )
+
+
+def mail_domain(config: Mapping[str, Any]) -> str:
+    """The domain of Message-IDs: MAIL_DOMAIN, else the domain of MAIL_FROM."""
+    if config.get("MAIL_DOMAIN"):
+        return str(config["MAIL_DOMAIN"])
+    _, address = parseaddr(str(config.get("MAIL_FROM", "")))
+    return address.rpartition("@")[2] or "localhost"
 
 
 def register_blueprints(app: Flask) -> None:

@@ -191,6 +191,70 @@ def ledger_verify(file: Path, keys_file: Path) -> None:
     sys.exit(verify_main([str(file), "--keys", str(keys_file)]))
 
 
+@main.command()
+def scheduler() -> None:
+    """Run the one scheduler process (outbox delivery) until Ctrl-C."""
+    import logging
+
+    from dice_server.scheduler import run
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    try:
+        app = _app()
+    except MissingKeys as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    click.echo(f"scheduler: outbox every {app.config['OUTBOX_INTERVAL_SECONDS']} s", err=True)
+    run(app)
+
+
+@main.group()
+def outbox() -> None:
+    """The mail queue."""
+
+
+@outbox.command("list")
+@click.option("--failed", is_flag=True, help="Only messages that failed or are failing.")
+@refusals
+def outbox_list(failed: bool) -> None:
+    """One line per message: id, status, attempts, Message-ID, recipients, last error."""
+    from dice_server.services.outbox import list_messages
+
+    for row in list_messages(_ctx(), failed_only=failed):
+        to = ", ".join(json.loads(row.to_addrs) + json.loads(row.cc_addrs or "[]"))
+        line = f"{row.id}\t{row.status}\t{row.attempts}\t{row.message_id}\t{to}"
+        if row.last_error:
+            line += f"\t{row.last_error}"
+        click.echo(line)
+
+
+@outbox.command("retry")
+@click.argument("message", type=int)
+@refusals
+def outbox_retry(message: int) -> None:
+    """Queue message ID again now, with a fresh round of attempts."""
+    from dice_server.services.outbox import retry_message
+
+    ctx = _ctx()
+    row = retry_message(ctx, message, ctx.clock())
+    click.echo(f"outbox message {row.id} queued again", err=True)
+
+
+@outbox.command("deliver")
+@refusals
+def outbox_deliver() -> None:
+    """Deliver what is due now, once (what the scheduler does every few seconds)."""
+    from dice_server.mail.delivery import Courier, deliver_due
+
+    app = _app()
+    report = deliver_due(
+        Courier.from_config(app.extensions["pbem"], app.config, Path(app.instance_path))
+    )
+    click.echo(f"{len(report.sent)} sent, {len(report.failed)} failed", err=True)
+    for message, error in report.failed.items():
+        click.echo(f"{message}\t{error}")
+
+
 @main.group()
 def keys() -> None:
     """The signing keys."""

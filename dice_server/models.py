@@ -149,3 +149,29 @@ class IdempotencyKey(Base):
     game_number: Mapped[int] = mapped_column(ForeignKey("games.number"))
     seq: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class OutboxMessage(Base):
+    """A message waiting for, or past, delivery. Queued in the same transaction as what it
+    announces; claimed by a conditional UPDATE; never deleted (a failure stays reported).
+
+    An entry's message is rendered at delivery from the immutable entry, so every attempt
+    sends the same bytes under the same Message-ID; other mail keeps its rendered bytes.
+    """
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    game_number: Mapped[int | None] = mapped_column(ForeignKey("games.number"))
+    entry_seq: Mapped[int | None] = mapped_column(Integer)
+    to_addrs: Mapped[str] = mapped_column(Text)
+    cc_addrs: Mapped[str] = mapped_column(Text, default="")
+    raw: Mapped[bytes | None] = mapped_column(LargeBinary)
+    status: Mapped[str] = mapped_column(String(16), default="pending", index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -18,12 +18,32 @@ seeds = TABLES["seeds"].c
 entries = TABLES["ledger_entries"].c
 retries = TABLES["idempotency_keys"].c
 
-#: The game's append lock (PostgreSQL: a row lock; SQLite: already held by BEGIN IMMEDIATE).
+_axis, _allies, _mentor = (TABLES["members"].alias(name) for name in ("ax", "al", "me"))
+
+#: The game's append lock (PostgreSQL: a row lock on the game; SQLite: already held by
+#: BEGIN IMMEDIATE), with the addresses its mail goes to.
 LOCK_GAME = (
-    select(games.number, games.status, games.axis_id, games.allies_id, games.mentor_id)
+    select(
+        games.number,
+        games.status,
+        games.axis_id,
+        games.allies_id,
+        games.mentor_id,
+        _axis.c.email.label("axis_email"),
+        _allies.c.email.label("allies_email"),
+        _mentor.c.email.label("mentor_email"),
+    )
+    .select_from(
+        TABLES["games"]
+        .join(_axis, _axis.c.id == games.axis_id)
+        .join(_allies, _allies.c.id == games.allies_id)
+        .outerjoin(_mentor, _mentor.c.id == games.mentor_id)
+    )
     .where(games.number == bindparam("number"))
-    .with_for_update()
+    .with_for_update(of=TABLES["games"])
 )
+
+MINISTERS = select(members.email).where(members.role == "minister").order_by(members.id)
 
 ACTOR_COLUMNS = (members.id, members.email, members.role, members.confirmed, members.token_hash)
 ACTOR_BY_TOKEN = select(*ACTOR_COLUMNS).where(members.token_hash == bindparam("digest"))
@@ -54,3 +74,5 @@ RETRY = select(retries.fingerprint, retries.game_number, retries.seq).where(
 )
 
 INSERT_RETRY = insert(TABLES["idempotency_keys"])
+
+INSERT_OUTBOX = insert(TABLES["outbox"])

@@ -22,3 +22,4 @@ class ServiceContext:
     sessions: sessionmaker[Session]
     keys: InstanceKeys
     clock: Callable[[], datetime]
+    mail_domain: str = "localhost"

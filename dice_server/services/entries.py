@@ -17,13 +17,14 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from dice_server import dice, ledger, statements
+from dice_server import dice, statements
 from dice_server.db import writing
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unauthorized
 from dice_server.models import LedgerEntry, Seed
 from dice_server.services import ServiceContext
 from dice_server.services.games import check_participant
 from dice_server.services.members import hash_token
+from dice_server.services.outbox import ministers, publish
 from dice_server.verifier import canonical_json
 
 MAX_KEY_LENGTH = 200
@@ -116,12 +117,15 @@ def record(
     needs_dice: bool,
     retry: Retry | None = None,
     check: Callable[[Session], None] | None = None,
+    cc_ministers: bool = False,
 ) -> LedgerEntry:
     """Append a member's entry to game ``number``; a retry returns the first entry.
 
     A roll (``needs_dice``) needs an active game with an open seed commitment; a note may
     be sent to an ended game too (a dispute outlives the game). ``check`` runs any further
-    test of the request against the game's records under the lock. Any refusal rolls the
+    test of the request against the game's records under the lock. The entry's message goes
+    to the players, Cc the mentor (and the Minister of Law when ``cc_ministers``). Any
+    refusal rolls the
     transaction back: nothing written, no seq consumed.
     """
     try:
@@ -148,13 +152,15 @@ def record(
                 if found is None:
                     raise Conflict(f"game {number} has no open seed commitment: no roll accepted")
                 seed_row = Seed(**found._asdict())
-            entry = ledger.append(
+            entry = publish(
                 session,
-                ctx.keys.signer,
+                ctx,
                 ctx.clock(),
                 number,
                 kind,
                 lambda seq: build(seq, seed_row, actor),
+                to=(game.axis_email, game.allies_email),
+                cc=(game.mentor_email, *(ministers(session) if cc_ministers else ())),
             )
             if retry is not None:
                 conn.execute(

@@ -14,6 +14,7 @@ from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from dice_server.models import Agreement, Game, LedgerEntry, Member
 from dice_server.services import ServiceContext
 from dice_server.services.members import member_by_email
+from dice_server.services.outbox import publish
 
 MAX_GAME_NUMBER = 2**31 - 1
 END_STATUSES = ("finished", "forfeited", "annulled")
@@ -89,7 +90,24 @@ def _create_game(
                 data["variant"] = variant
             return data
 
-        return ledger.append(session, ctx.keys.signer, ctx.clock(), number, "genesis", genesis)
+        return publish(
+            session,
+            ctx,
+            ctx.clock(),
+            number,
+            "genesis",
+            genesis,
+            to=(axis_member.email, allies_member.email),
+            cc=(mentor_member.email if mentor_member else None,),
+        )
+
+
+def recipients(game: Game) -> dict[str, tuple[str | None, ...]]:
+    """A game's mail goes to its players, Cc its mentor."""
+    return {
+        "to": (game.axis.email, game.allies.email),
+        "cc": (game.mentor.email if game.mentor else None,),
+    }
 
 
 def locked_game(session: Session, number: int) -> Game:
@@ -142,7 +160,9 @@ def end_game(
                 data["reason"] = reason.strip()
             return data
 
-        entry = ledger.append(session, ctx.keys.signer, ctx.clock(), number, "seed-reveal", reveal)
+        entry = publish(
+            session, ctx, ctx.clock(), number, "seed-reveal", reveal, **recipients(game)
+        )
         seed_row.revealed_seq = entry.seq
         return entry
 
@@ -159,13 +179,14 @@ def reopen_game(ctx: ServiceContext, number: int, *, reason: str) -> LedgerEntry
         seq = (head.seq if head else 0) + 1
         _, commitment = dice.new_seed(session, ctx.keys.seed_box, number, seq)
         game.status, game.winner = "active", None
-        return ledger.append(
+        return publish(
             session,
-            ctx.keys.signer,
+            ctx,
             ctx.clock(),
             number,
             "commitment",
             lambda _seq: {"seed_commitment": commitment, "reason": reason.strip()},
+            **recipients(game),
         )
 
 

@@ -25,6 +25,8 @@ TOPICS = {
     "general": "anything else whose timing matters",
 }
 MAX_NOTE = 10000
+#: Notes the Minister of Law is sent a copy of.
+MINISTER_TOPICS = frozenset({"forfeit-request", "error-recognition"})
 
 
 def send_note(
@@ -49,7 +51,17 @@ def send_note(
         if ref_seq is not None:
             check_reference(session, number, ref_seq, topic)
 
-    return record(ctx, who, number, "note", build, needs_dice=False, retry=retry, check=check)
+    return record(
+        ctx,
+        who,
+        number,
+        "note",
+        build,
+        needs_dice=False,
+        retry=retry,
+        check=check,
+        cc_ministers=topic in MINISTER_TOPICS,
+    )
 
 
 def check_reference(session: Session, number: int, ref_seq: int, topic: str) -> None:

@@ -32,6 +32,32 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def processes_of(instance: str) -> list[int]:
+    """Processes still running with this instance folder in their environment."""
+    marker = f"PBEM_INSTANCE_PATH={instance}".encode()
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            if marker in (proc / "environ").read_bytes().split(b"\0"):
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+def wait_for_mail(maildir: Path, words: str, timeout: float = 30) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for path in (maildir / "new").glob("*") if (maildir / "new").exists() else []:
+            text = path.read_text(errors="replace")
+            if words in text:
+                return text
+        time.sleep(0.2)
+    raise AssertionError(f"no message with {words!r} in {maildir}/new")
+
+
 @dataclass
 class Live:
     base: str
@@ -73,6 +99,7 @@ def live(tmp_path: Path) -> Iterator[Live]:
         "PBEM_INSTANCE_PATH": str(tmp_path / "instance"),
         "PBEM_PORT": str(port),
         "PBEM_WORKERS": "2",
+        "PBEM_OUTBOX_INTERVAL_SECONDS": "0.5",
     }
     env.pop("PBEM_DATABASE_URL", None)
     log = (tmp_path / "serve.log").open("w")
@@ -99,8 +126,13 @@ def live(tmp_path: Path) -> Iterator[Live]:
             time.sleep(0.2)
         yield Live(base=base, env=env)
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
+        # Ctrl-C: the terminal sends SIGINT to the whole foreground group.
+        os.killpg(server.pid, signal.SIGINT)
         server.wait(30)
+        deadline = time.monotonic() + 30
+        while processes_of(env["PBEM_INSTANCE_PATH"]) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert processes_of(env["PBEM_INSTANCE_PATH"]) == []
         log.close()
 
 
@@ -142,6 +174,12 @@ def test_whole_flow_through_a_live_server(live: Live, tmp_path: Path) -> None:
     live.pbem("keys", "rotate")
     status, _ = live.call("POST", f"/api/v1/games/{game}/rolls", battle(round=3), axis)
     assert status == 201
+
+    # The scheduler that scripts/serve started delivers into the maildir by default.
+    maildir = Path(live.env["PBEM_INSTANCE_PATH"]) / "maildir"
+    mail = wait_for_mail(maildir, f"Subject: [Game {game}] #2 UK: West Europe round 1")
+    assert "To: axis@example.org, allies@example.org" in mail
+    assert "entry-2.json" in mail
 
     live.pbem("game", "end", game, "--status", "finished", "--winner", "allies")
     status, ledger = live.call("GET", f"/api/v1/games/{game}/ledger", token=allies)

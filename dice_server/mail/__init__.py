@@ -1,0 +1,1 @@
+"""Mail channels: composing and delivering the outbox (later, reading turns by SMTP)."""

@@ -1,0 +1,91 @@
+"""One delivery run over the outbox: claim each due message, render it, hand it to the
+transport, mark it sent or failed. A failure never touches the entry it announces."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from dice_server.mail.compose import Letterhead, entry_message, recipients
+from dice_server.mail.transport import DeliveryError, Transport, transport_from_config
+from dice_server.services import ServiceContext
+from dice_server.services.outbox import Backoff, Claimed, claim, due_ids, mark_failed, mark_sent
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Courier:
+    """Everything a delivery run needs, read once from the configuration."""
+
+    ctx: ServiceContext
+    transport: Transport
+    letterhead: Letterhead
+    backoff: Backoff
+    lease: timedelta
+    batch: int
+
+    @classmethod
+    def from_config(cls, ctx: ServiceContext, config: Mapping[str, Any], instance: Path) -> Courier:
+        return cls(
+            ctx=ctx,
+            transport=transport_from_config(config, instance),
+            letterhead=Letterhead(sender=str(config["MAIL_FROM"]), base_url=config["BASE_URL"]),
+            backoff=Backoff(
+                base_seconds=float(config["OUTBOX_BACKOFF_SECONDS"]),
+                cap_seconds=float(config["OUTBOX_BACKOFF_MAX_SECONDS"]),
+                max_attempts=int(config["OUTBOX_MAX_ATTEMPTS"]),
+            ),
+            lease=timedelta(seconds=float(config["OUTBOX_CLAIM_SECONDS"])),
+            batch=int(config["OUTBOX_BATCH"]),
+        )
+
+
+@dataclass
+class RunReport:
+    sent: list[int] = field(default_factory=list)
+    failed: dict[int, str] = field(default_factory=dict)
+
+
+def render(claimed: Claimed, letterhead: Letterhead) -> EmailMessage:
+    if claimed.entry is not None:
+        return entry_message(claimed.row, claimed.entry, claimed.thread_root, letterhead)
+    if claimed.row.raw is None:
+        raise DeliveryError("the message has neither an entry nor stored bytes")
+    parsed = message_from_bytes(claimed.row.raw, policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
+def deliver_due(courier: Courier) -> RunReport:
+    """Deliver what is due now; safe to run in several processes at once (the claim)."""
+    ctx, report = courier.ctx, RunReport()
+    for message in due_ids(ctx, ctx.clock(), courier.batch):
+        claimed = claim(ctx, message, ctx.clock(), courier.lease)
+        if claimed is None:
+            continue  # another run holds it
+        try:
+            msg = render(claimed, courier.letterhead)
+            note = courier.transport.send(msg, recipients(claimed.row))
+        except DeliveryError as exc:
+            status = mark_failed(
+                ctx, message, ctx.clock(), str(exc), courier.backoff, permanent=exc.permanent
+            )
+            report.failed[message] = str(exc)
+            log.warning("outbox %s %s: %s", message, status, exc)
+        except Exception as exc:  # a rendering bug must not stop the queue
+            log.exception("outbox %s could not be rendered", message)
+            mark_failed(ctx, message, ctx.clock(), f"internal error: {exc!r}", courier.backoff)
+            report.failed[message] = repr(exc)
+        else:
+            mark_sent(ctx, message, ctx.clock(), note)
+            report.sent.append(message)
+            if note:
+                log.warning("outbox %s sent, but %s", message, note)
+    return report

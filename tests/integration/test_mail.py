@@ -1,0 +1,354 @@
+"""Mail through the outbox: a real SMTP conversation with an aiosmtpd relay on a free
+loopback port, the claim that keeps two schedulers from sending twice, and failures that
+are kept and reported without touching the entry."""
+
+from __future__ import annotations
+
+import email
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from click.testing import CliRunner
+from flask import Flask
+from sqlalchemy import select
+
+from dice_server.cli import main
+from dice_server.db import reading
+from dice_server.mail.delivery import Courier, deliver_due
+from dice_server.models import LedgerEntry, OutboxMessage
+from dice_server.services import ServiceContext
+from dice_server.services.notes import send_note
+from dice_server.services.outbox import claim
+from dice_server.services.rolls import roll_battle
+from tests.conftest import League, battle
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Relay:
+    """An SMTP relay that records what it accepts and can be told to refuse."""
+
+    def __init__(self) -> None:
+        self.received: list[tuple[str, list[str], EmailMessage]] = []
+        self.fail_next = 0
+        self.refuse: set[str] = set()
+        self.lock = threading.Lock()
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: Any
+    ) -> str:
+        if address in self.refuse:
+            return "550 5.1.1 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        with self.lock:
+            if self.fail_next:
+                self.fail_next -= 1
+                return "451 4.3.0 try again later"
+            msg = email.message_from_bytes(envelope.content, policy=policy.default)
+            assert isinstance(msg, EmailMessage)
+            self.received.append((envelope.mail_from, list(envelope.rcpt_tos), msg))
+        return "250 2.0.0 accepted"
+
+    def ids(self) -> list[str]:
+        return [str(msg["Message-ID"]) for _, _, msg in self.received]
+
+
+@pytest.fixture
+def relay() -> Iterator[tuple[Relay, int]]:
+    handler = Relay()
+    port = free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port, data_size_limit=200_000)
+    controller.start()
+    yield handler, port
+    controller.stop()
+
+
+def smtp_config(port: int) -> dict[str, Any]:
+    return {
+        "MAIL_TRANSPORT": "smtp",
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": port,
+        "SMTP_TIMEOUT_SECONDS": 5,
+        "OUTBOX_BACKOFF_SECONDS": 0,
+        "MAIL_FROM": "IAAPA dice <dice@league.example>",
+        "BASE_URL": "https://dice.league.example",
+    }
+
+
+def courier_for(app: Flask, **overrides: Any) -> Courier:
+    config = {**app.config, **overrides}
+    return Courier.from_config(app.extensions["pbem"], config, Path(app.instance_path))
+
+
+def rows(ctx: ServiceContext) -> list[OutboxMessage]:
+    with reading(ctx.sessions) as session:
+        return list(session.execute(select(OutboxMessage).order_by(OutboxMessage.id)).scalars())
+
+
+def test_every_entry_queues_exactly_one_message(league: League) -> None:
+    ctx = league.ctx
+    roll_battle(ctx, 1, league.game, battle())
+    send_note(ctx, 2, league.game, {"topic": "special-orders", "text": "OOL: INF, FTR"})
+    with reading(ctx.sessions) as session:
+        entries = session.execute(select(LedgerEntry.seq)).scalars().all()
+    queued = rows(ctx)
+    assert sorted(r.entry_seq for r in queued if r.entry_seq) == sorted(entries) == [1, 2, 3]
+    assert len({r.message_id for r in queued}) == 3
+    assert all(json.loads(r.to_addrs) == ["axis@example.org", "allies@example.org"] for r in queued)
+    assert all(json.loads(r.cc_addrs) == ["mentor@example.org"] for r in queued)
+
+
+def test_a_refused_roll_queues_nothing(league: League) -> None:
+    from dice_server.errors import InvalidRequest
+
+    with pytest.raises(InvalidRequest):
+        roll_battle(league.ctx, 1, league.game, battle(round=0))
+    assert len(rows(league.ctx)) == 1  # the genesis only
+
+
+def test_delivery_over_a_real_smtp_conversation(
+    app: Flask, league: League, relay: tuple[Relay, int]
+) -> None:
+    handler, port = relay
+    entry = roll_battle(league.ctx, 1, league.game, battle())
+    report = deliver_due(courier_for(app, **smtp_config(port)))
+    assert len(report.sent) == 2 and not report.failed
+    genesis_msg, roll_msg = (msg for _, _, msg in handler.received)
+    sender, rcpts, _ = handler.received[1]
+    assert sender == "dice@league.example"
+    assert sorted(rcpts) == ["allies@example.org", "axis@example.org", "mentor@example.org"]
+    assert roll_msg["To"] == "axis@example.org, allies@example.org"
+    assert roll_msg["Cc"] == "mentor@example.org"
+    assert roll_msg["Subject"] == f"[Game {league.game}] #2 UK: West Europe round 1"
+    queued = rows(league.ctx)
+    assert roll_msg["Message-ID"] == queued[1].message_id
+    # Threading: every message of the game refers to the genesis message.
+    assert roll_msg["References"] == genesis_msg["Message-ID"] == queued[0].message_id
+    assert roll_msg["In-Reply-To"] == genesis_msg["Message-ID"]
+    assert "References" not in genesis_msg
+    text = roll_msg.get_body(preferencelist=("plain",)).get_content()
+    assert "Dice in the order thrown:" in text and "https://dice.league.example/verify" in text
+    (attachment,) = list(roll_msg.iter_attachments())
+    assert attachment.get_filename() == "entry-2.json"
+    signed = json.loads(attachment.get_content())
+    assert signed["body"].encode("utf-8") == entry.body
+    assert signed == entry.signed()
+    assert all(r.status == "sent" and r.attempts == 1 for r in rows(league.ctx))
+
+
+def test_minister_is_copied_on_forfeit_requests(
+    app: Flask, league: League, relay: tuple[Relay, int]
+) -> None:
+    handler, port = relay
+    send_note(league.ctx, 1, league.game, {"topic": "forfeit-request", "text": "no reply"})
+    deliver_due(courier_for(app, **smtp_config(port)))
+    _, rcpts, msg = handler.received[-1]
+    assert msg["Cc"] == "mentor@example.org, minister@example.org"
+    assert "minister@example.org" in rcpts
+
+
+def test_relay_fails_twice_then_accepts(
+    app: Flask, league: League, relay: tuple[Relay, int]
+) -> None:
+    handler, port = relay
+    handler.fail_next = 2
+    courier = courier_for(app, **smtp_config(port))
+    first = deliver_due(courier)
+    assert "451" in first.failed[1]
+    assert rows(league.ctx)[0].status == "pending" and "451" in str(rows(league.ctx)[0].last_error)
+    deliver_due(courier)
+    third = deliver_due(courier)
+    assert third.sent == [1]
+    (row,) = rows(league.ctx)
+    assert (row.status, row.attempts, row.last_error) == ("sent", 3, None)
+    assert handler.ids() == [row.message_id]
+
+
+def test_a_crash_between_sending_and_marking_resends_with_the_same_message_id(
+    app: Flask, league: League, relay: tuple[Relay, int]
+) -> None:
+    handler, port = relay
+    courier = courier_for(app, **smtp_config(port))
+    ctx = league.ctx
+    claimed = claim(ctx, 1, ctx.clock(), timedelta(seconds=0))
+    assert claimed is not None
+    from dice_server.mail.compose import recipients
+    from dice_server.mail.delivery import render
+
+    courier.transport.send(render(claimed, courier.letterhead), recipients(claimed.row))
+    # ... and the process dies here, before marking the message sent. The claim lapses:
+    time.sleep(0.01)
+    assert deliver_due(courier).sent == [1]
+    first, second = handler.received[0][2], handler.received[1][2]
+    assert first["Message-ID"] == second["Message-ID"] == rows(ctx)[0].message_id
+    assert first.as_bytes() == second.as_bytes()
+
+
+def test_refused_address_is_kept_and_reported(
+    app: Flask, league: League, relay: tuple[Relay, int]
+) -> None:
+    handler, port = relay
+    handler.refuse = {"mentor@example.org"}
+    report = deliver_due(courier_for(app, **smtp_config(port)))
+    assert report.sent == [1]
+    (row,) = rows(league.ctx)
+    assert row.status == "sent" and "mentor@example.org: 550" in str(row.last_error)
+    handler.refuse = {"axis@example.org", "allies@example.org", "mentor@example.org"}
+    roll_battle(league.ctx, 1, league.game, battle())
+    report = deliver_due(courier_for(app, **smtp_config(port)))
+    assert "refused every recipient" in report.failed[2]
+    assert rows(league.ctx)[1].status == "failed"  # 550 is permanent: no retry storm
+    with reading(league.ctx.sessions) as session:
+        assert session.execute(select(LedgerEntry.seq)).scalars().all() == [1, 2]
+
+
+def test_relay_down_then_given_up_then_retried(app: Flask, league: League) -> None:
+    dead = free_port()
+    courier = courier_for(app, **smtp_config(dead), OUTBOX_MAX_ATTEMPTS=2)
+    assert "unreachable" in deliver_due(courier).failed[1]
+    assert rows(league.ctx)[0].status == "pending"
+    deliver_due(courier)
+    (row,) = rows(league.ctx)
+    assert (row.status, row.attempts) == ("failed", 2)
+    assert deliver_due(courier).failed == {}  # failed messages wait for an operator
+
+
+def test_message_too_large_for_the_relay(app: Flask, league: League) -> None:
+    send_note(league.ctx, 1, league.game, {"topic": "general", "text": "x" * 9000})
+    handler_small = Relay()
+    small_port = free_port()
+    controller = Controller(
+        handler_small, hostname="127.0.0.1", port=small_port, data_size_limit=4000
+    )
+    controller.start()
+    try:
+        report = deliver_due(courier_for(app, **smtp_config(small_port)))
+    finally:
+        controller.stop()
+    assert report.sent == [1]
+    assert "552" in report.failed[2]
+    assert rows(league.ctx)[1].status == "failed"
+
+
+def test_operators_list_and_retry(app: Flask, league: League, tmp_path: Path) -> None:
+    courier = courier_for(app, **smtp_config(free_port()), OUTBOX_MAX_ATTEMPTS=1)
+    deliver_due(courier)
+    env = {"PBEM_INSTANCE_PATH": app.instance_path, "PBEM_DATABASE_URL": app.config["DATABASE_URL"]}
+    runner = CliRunner(env=env)
+    listed = runner.invoke(main, ["outbox", "list", "--failed"])
+    assert listed.exit_code == 0
+    assert listed.stdout.startswith("1\tfailed\t1\t<") and "unreachable" in listed.stdout
+    retried = runner.invoke(main, ["outbox", "retry", "1"])
+    assert retried.exit_code == 0
+    assert rows(league.ctx)[0].status == "pending"
+    assert runner.invoke(main, ["outbox", "retry", "99"]).exit_code == 1
+
+
+def test_two_delivery_runs_at_once_send_each_message_once(
+    app: Flask, league: League, relay: tuple[Relay, int]
+) -> None:
+    handler, port = relay
+    for _ in range(15):
+        roll_battle(league.ctx, 1, league.game, battle())
+    courier = courier_for(app, **smtp_config(port))
+    start = threading.Barrier(2)
+
+    def run() -> None:
+        start.wait()
+        deliver_due(courier)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(handler.ids()) == sorted(r.message_id for r in rows(league.ctx))
+    assert len(handler.ids()) == 16
+
+
+@pytest.mark.slow
+def test_two_scheduler_processes_send_each_message_once(
+    app: Flask, league: League, relay: tuple[Relay, int]
+) -> None:
+    """`pbem scheduler` started twice at once: the claim lets only one send each message;
+    the job store's table stays out of the migrations' way."""
+    handler, port = relay
+    for _ in range(10):
+        roll_battle(league.ctx, 1, league.game, battle())
+    env = {
+        **os.environ,
+        "PBEM_INSTANCE_PATH": app.instance_path,
+        "PBEM_DATABASE_URL": app.config["DATABASE_URL"],
+        "PBEM_MAIL_TRANSPORT": "smtp",
+        "PBEM_SMTP_HOST": "127.0.0.1",
+        "PBEM_SMTP_PORT": str(port),
+        "PBEM_OUTBOX_INTERVAL_SECONDS": "0.3",
+    }
+    pbem = str(Path(sys.executable).parent / "pbem")
+    procs = [
+        subprocess.Popen([pbem, "scheduler"], env=env, stderr=subprocess.PIPE) for _ in range(2)
+    ]
+    try:
+        deadline = time.monotonic() + 60
+        while len(handler.ids()) < 11 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1.0)  # let both run a few more times
+    finally:
+        for proc in procs:
+            proc.terminate()
+        outputs = [proc.communicate(timeout=30)[1].decode() for proc in procs]
+    assert all(proc.returncode == 0 for proc in procs), outputs
+    assert sorted(handler.ids()) == sorted(r.message_id for r in rows(league.ctx))
+    assert len(handler.ids()) == 11
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import inspect
+
+    from dice_server.models import Base
+
+    engine = league.ctx.sessions.kw["bind"]
+    assert "apscheduler_jobs" in inspect(engine).get_table_names()
+    with engine.connect() as conn:
+        context = MigrationContext.configure(
+            conn, opts={"include_name": lambda name, type_, parents: name != "apscheduler_jobs"}
+        )
+        assert compare_metadata(context, Base.metadata) == []
+
+
+def test_the_web_never_starts_a_scheduler(app: Flask) -> None:
+    """The web application neither imports the scheduler nor starts any thread."""
+    probe = (
+        "import sys, threading\n"
+        "from dice_server import create_app\n"
+        f"app = create_app({{'INSTANCE_PATH': {app.instance_path!r}, "
+        f"'DATABASE_URL': {app.config['DATABASE_URL']!r}}})\n"
+        "assert app.test_client().get('/healthz').status_code == 200\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('apscheduler', "
+        "'dice_server.scheduler'))), threading.active_count())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[] 1"
