@@ -352,3 +352,39 @@ def test_the_web_never_starts_a_scheduler(app: Flask) -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() == "[] 1"
+
+
+def test_every_kind_of_entry_reads_well_in_the_maildir(app: Flask, league: League) -> None:
+    from dice_server.services.games import end_game, reopen_game
+    from dice_server.services.rolls import roll
+
+    ctx, number = league.ctx, league.game
+    header = {"round": 1, "turn": 1, "country": "Japan"}
+    roll(ctx, "tech-roll", 1, number, {**header, "dice": 2})
+    roll(ctx, "bombing-roll", 1, number, {**header, "target": "India", "bombers": 1, "aa": 1})
+    roll(ctx, "rocket-roll", 1, number, {**header, "target": "India"})
+    send_note(ctx, 2, number, {"topic": "retreat", "text": "to Burma", "ref_seq": 3})
+    end_game(ctx, number, status="finished", winner="axis")
+    reopen_game(ctx, number, reason="ruling 7")
+    report = deliver_due(courier_for(app, MAIL_TRANSPORT="maildir"))
+    assert len(report.sent) == 7 and not report.failed
+    maildir = Path(app.instance_path) / "maildir" / "new"
+    messages = [
+        email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in maildir.iterdir()
+    ]
+    g = f"[Game {number}]"
+    assert sorted(str(m["Subject"]) for m in messages) == [
+        f"{g} #1 game created: axis@example.org (Axis) v allies@example.org (Allies)",
+        f"{g} #2 Japan: weapons development, 2 dice",
+        f"{g} #3 Japan: bombing India",
+        f"{g} #4 Japan: rockets at India",
+        f"{g} #5 note (retreat) from allies@example.org",
+        f"{g} #6 game finished: Axis win",
+        f"{g} #7 game reopened",
+    ]
+    bodies = {str(m["Subject"]).split()[2]: m.get_body(("plain",)).get_content() for m in messages}
+    assert "Research x2:" in bodies["#2"]
+    assert "AA at BMB x1 (hit on 1 or less)" in bodies["#3"]
+    assert "Refers to entry #3" in bodies["#5"] and "to Burma" in bodies["#5"]
+    assert "Rated: yes" in bodies["#6"] and "Seed: " in bodies["#6"]
+    assert "Reason: ruling 7" in bodies["#7"]
