@@ -42,6 +42,8 @@ def register_services(app: Flask) -> None:
         keys=keys,
         clock=app.config.get("CLOCK") or utc_now,
         mail_domain=mail_domain(app.config),
+        mail_from=str(app.config["MAIL_FROM"]),
+        base_url=str(app.config["BASE_URL"]).rstrip("/"),
     )
 
 
@@ -54,12 +56,18 @@ def mail_domain(config: Mapping[str, Any]) -> str:
 
 
 def register_blueprints(app: Flask) -> None:
-    from dice_server.web import api, errors, health, public
+    from dice_server.web import api, auth, errors, games, health, public, roller, verify
+    from dice_server.web.extensions import csrf, login_manager
 
+    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    app.config.setdefault("SESSION_COOKIE_SECURE", str(app.config["BASE_URL"]).startswith("https"))
+    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
+    csrf.init_app(app)
+    login_manager.init_app(app)
     errors.init_app(app)
-    app.register_blueprint(health.bp)
-    app.register_blueprint(public.bp)
-    app.register_blueprint(api.bp)
+    for blueprint in (health.bp, public.bp, api.bp, auth.bp, games.bp, roller.bp, verify.bp):
+        app.register_blueprint(blueprint)
+    csrf.exempt(api.bp)
 
 
 def service_context() -> ServiceContext:

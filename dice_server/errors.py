@@ -40,3 +40,7 @@ class NotFound(ServiceError):
 
 class Conflict(ServiceError):
     status = 409
+
+
+class TooManyRequests(ServiceError):
+    status = 429

@@ -23,3 +23,5 @@ class ServiceContext:
     keys: InstanceKeys
     clock: Callable[[], datetime]
     mail_domain: str = "localhost"
+    mail_from: str = "PBEM dice server <dice@localhost>"
+    base_url: str = "http://127.0.0.1:5000"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from dice_server.errors import ServiceError
@@ -14,12 +15,33 @@ log = logging.getLogger(__name__)
 
 def init_app(app: Flask) -> None:
     app.register_error_handler(ServiceError, service_error)
+    app.register_error_handler(CSRFError, csrf_error)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, unexpected_error)
 
 
+def wants_json() -> bool:
+    """The API and machine endpoints answer JSON; pages answer a page."""
+    return request.path.startswith(("/api/", "/healthz")) or request.path == "/verifier.py"
+
+
+def page(title: str, message: str, status: int) -> tuple[Response, int]:
+    html = render_template("message.html", title=title, message=message)
+    return Response(html, status=status, mimetype="text/html"), status
+
+
 def service_error(exc: ServiceError) -> tuple[Response, int]:
-    return jsonify(exc.to_json()), exc.status
+    if wants_json():
+        return jsonify(exc.to_json()), exc.status
+    return page("That cannot be done", exc.message, exc.status)
+
+
+def csrf_error(exc: CSRFError) -> tuple[Response, int]:
+    return page(
+        "The form has expired",
+        f"{exc.description} Go back, reload the page and send the form again: nothing was written.",
+        400,
+    )
 
 
 def http_error(exc: HTTPException) -> tuple[Response, int]:
@@ -34,9 +56,14 @@ def http_error(exc: HTTPException) -> tuple[Response, int]:
         413: "the request body is too large",
     }
     code = exc.code or 500
+    if not wants_json():
+        return page(exc.name, exc.description or exc.name, code)
     return jsonify({"error": messages.get(code, exc.description or exc.name)}), code
 
 
 def unexpected_error(exc: Exception) -> tuple[Response, int]:
     log.exception("unexpected error", exc_info=exc)
-    return jsonify({"error": "internal error: nothing was written; please report it"}), 500
+    message = "internal error: nothing was written; please report it"
+    if not wants_json():
+        return page("Internal error", message, 500)
+    return jsonify({"error": message}), 500

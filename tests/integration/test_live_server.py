@@ -4,14 +4,17 @@ verifier run as its own program."""
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -201,3 +204,107 @@ def test_whole_flow_through_a_live_server(live: Live, tmp_path: Path) -> None:
 
     status, error = live.call("POST", f"/api/v1/games/{game}/rolls", battle(), axis)
     assert status == 409 and "finished" in error["error"]
+
+
+class Browser:
+    """Pages over real HTTP with a cookie jar: what a member's browser does without
+    JavaScript (forms posted as they are rendered)."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+
+    def get(self, path: str) -> tuple[int, str, str]:
+        try:
+            with self.opener.open(self.base + path, timeout=30) as response:
+                return response.status, response.geturl(), response.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.url, exc.read().decode()
+
+    def post(self, path: str, fields: dict[str, str]) -> tuple[int, str, str]:
+        data = urllib.parse.urlencode(fields).encode()
+        try:
+            with self.opener.open(self.base + path, data=data, timeout=30) as response:
+                return response.status, response.geturl(), response.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.url, exc.read().decode()
+
+
+def hidden(html: str, name: str) -> str:
+    match = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', html)
+    assert match, f"no {name} on the page"
+    return match.group(1)
+
+
+def test_a_member_in_the_browser(live: Live) -> None:
+    """Register, confirm from the mail in the sink, log in, roll from the form, see the
+    timeline, verify: issue 5's whole flow, over real HTTP."""
+    browser = Browser(live.base)
+    _, _, page = browser.get("/register")
+    status, url, page = browser.post(
+        "/register",
+        {
+            "csrf_token": hidden(page, "csrf_token"),
+            "name": "Erwin",
+            "email": "rommel@example.org",
+            "password": "desert-fox-1942",
+            "again": "desert-fox-1942",
+        },
+    )
+    assert status == 200 and url.endswith("/") and "confirmation link" in page
+    maildir = Path(live.env["PBEM_INSTANCE_PATH"]) / "maildir"
+    mail = wait_for_mail(maildir, "Subject: Confirm your address")
+    link = re.search(r"(/confirm/\S+)", mail)
+    assert link is not None
+    status, _, page = browser.get(link.group(1))
+    assert status == 200 and "is confirmed" in page
+    browser.post("/logout", {"csrf_token": hidden(page, "csrf_token")})
+    _, _, page = browser.get("/login")
+    status, _, page = browser.post(
+        "/login",
+        {
+            "csrf_token": hidden(page, "csrf_token"),
+            "email": "rommel@example.org",
+            "password": "desert-fox-1942",
+        },
+    )
+    assert status == 200 and "My games" in page
+
+    live.pbem("member", "add", "monty@example.org", "--name", "Monty", "--confirmed")
+    game = live.pbem(
+        "game", "create", "--axis", "rommel@example.org", "--allies", "monty@example.org"
+    ).strip()
+    _, _, page = browser.get(f"/games/{game}/roll")
+    assert "monty@example.org" in page and "rommel@example.org" in page
+    form = {
+        "csrf_token": hidden(page, "csrf_token"),
+        "nonce": hidden(page, "nonce"),
+        "round": "1",
+        "turn": "1",
+        "country": "Germany",
+        "battle": "Karelia S.S.R.",
+        "attacker_INF": "6",
+        "attacker_ARM": "3",
+        "defender_INF": "4",
+        "defender_AA": "1",
+        "attacker_FTR": "2",
+        "comment": "G1 attack #1",
+    }
+    status, url, page = browser.post(f"/games/{game}/roll", form)
+    assert status == 200 and url.endswith(f"/games/{game}/entries/2")
+    assert "Dice in the order thrown" in page
+    status, url, _ = browser.post(f"/games/{game}/roll", form)  # the double click
+    assert url.endswith(f"/games/{game}/entries/2")
+
+    _, _, timeline = browser.get(f"/games/{game}")
+    assert 'id="entry-2"' in timeline and "Germany: Karelia S.S.R. round 1" in timeline
+    assert 'id="entry-3"' not in timeline
+    _, _, signed = browser.get(f"/games/{game}/entries/2.json")
+    _, _, page = browser.get("/verify")
+    status, _, page = browser.post(
+        "/verify", {"csrf_token": hidden(page, "csrf_token"), "pasted": signed}
+    )
+    assert status == 200 and "Everything checked holds" in page
+    wait_for_mail(maildir, f"Subject: [Game {game}] #2 Germany: Karelia S.S.R. round 1")

@@ -1,0 +1,42 @@
+"""Mail that is not a ledger entry (confirmation links, password resets): rendered now and
+queued in the outbox with its bytes, in the caller's transaction."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import format_datetime
+
+from sqlalchemy.orm import Session
+
+from dice_server import statements
+from dice_server.services import ServiceContext
+
+
+def queue_mail(
+    session: Session, ctx: ServiceContext, now: datetime, to: str, subject: str, text: str
+) -> str:
+    """Queue a plain-text message to one address; returns its Message-ID."""
+    message_id = f"<{secrets.token_hex(12)}.mail@{ctx.mail_domain}>"
+    msg = EmailMessage()
+    msg["From"] = ctx.mail_from
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Message-ID"] = message_id
+    msg["Date"] = format_datetime(now)
+    msg.set_content(text)
+    session.connection().execute(
+        statements.INSERT_OUTBOX,
+        {
+            "message_id": message_id,
+            "to_addrs": json.dumps([to]),
+            "cc_addrs": "[]",
+            "raw": msg.as_bytes(),
+            "status": "pending",
+            "attempts": 0,
+            "next_attempt_at": now,
+        },
+    )
+    return message_id

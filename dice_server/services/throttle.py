@@ -1,0 +1,56 @@
+"""Fixed-window limits kept in the database, so they hold across every worker."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import Session
+
+from dice_server.models import Throttle
+
+
+def _row(session: Session, key: str, now: datetime) -> Throttle:
+    bind = session.get_bind()
+    insert = pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
+    session.execute(
+        insert(Throttle).values(key=key, window_start=now, count=0).on_conflict_do_nothing()
+    )
+    return session.execute(
+        select(Throttle).where(Throttle.key == key).with_for_update()
+    ).scalar_one()
+
+
+def _current(row: Throttle, window: timedelta, now: datetime) -> int:
+    start = (
+        row.window_start if row.window_start.tzinfo else row.window_start.replace(tzinfo=now.tzinfo)
+    )
+    if start + window <= now:
+        row.window_start, row.count = now, 0
+    return row.count
+
+
+def take(session: Session, key: str, limit: int, window: timedelta, now: datetime) -> bool:
+    """Count one use of ``key``; False (and nothing counted) once ``limit`` uses fell in
+    the current window."""
+    row = _row(session, key, now)
+    if _current(row, window, now) >= limit:
+        return False
+    row.count += 1
+    return True
+
+
+def exhausted(session: Session, key: str, limit: int, window: timedelta, now: datetime) -> bool:
+    """Whether ``key`` has used up its window, without counting a use."""
+    row = _row(session, key, now)
+    return _current(row, window, now) >= limit
+
+
+def wait_left(session: Session, key: str, window: timedelta, now: datetime) -> timedelta:
+    row = _row(session, key, now)
+    start = (
+        row.window_start if row.window_start.tzinfo else row.window_start.replace(tzinfo=now.tzinfo)
+    )
+    return max(timedelta(0), start + window - now)
