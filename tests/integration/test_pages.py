@@ -379,3 +379,36 @@ def test_throttle_window_resets(ctx: ServiceContext) -> None:
             False,
         ]
         assert take(session, "k", 2, timedelta(minutes=1), now + timedelta(minutes=2))
+
+
+def test_a_confirmation_link_works_once(app: Flask, ctx: ServiceContext) -> None:
+    register(app.test_client(), email="model@example.org")
+    link = mailed_link(ctx, "confirm")
+    assert app.test_client().get(link).status_code == 302
+    again = app.test_client().get(link)
+    assert again.status_code == 409 and "already used" in again.get_data(as_text=True)
+
+
+def test_verify_an_uploaded_ledger_and_a_tampered_one(app: Flask, table: Table) -> None:
+    import io
+
+    from dice_server.services.games import export_ledger
+
+    table.client.post(f"/games/{table.game}/roll", data=roll_form(table))
+    ledger = export_ledger(table.ctx, table.game, None)
+    client = app.test_client()  # anyone may verify, logged in or not
+    page = client.get("/verify").get_data(as_text=True)
+    upload = (io.BytesIO(json.dumps(ledger).encode()), "ledger.json")
+    result = client.post(
+        "/verify",
+        data={"csrf_token": csrf(page), "upload": upload},
+        content_type="multipart/form-data",
+    )
+    text = result.get_data(as_text=True)
+    assert "Everything checked holds" in text and "2 entries: signatures" in text
+    ledger["entries"][1]["body"] = ledger["entries"][1]["body"].replace('"round":1', '"round":2')
+    result = client.post("/verify", data={"csrf_token": csrf(page), "pasted": json.dumps(ledger)})
+    text = result.get_data(as_text=True)
+    assert "Problems found" in text and "entry 2: signature does not verify" in text
+    result = client.post("/verify", data={"csrf_token": csrf(page), "pasted": "{not json"})
+    assert result.status_code == 400 and "that is not JSON" in result.get_data(as_text=True)
