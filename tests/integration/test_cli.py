@@ -156,3 +156,26 @@ def test_annulled_game_is_not_rated(pbem: Pbem) -> None:
     assert (data["status"], data["rated"], data["reason"]) == ("annulled", 0, "ruling 12")
     finished_again = pbem("game", "end", number.strip(), "--status", "annulled")
     assert finished_again.exit_code == 1 and "already annulled" in finished_again.stderr
+
+
+def test_turn_check_reads_a_file_or_stdin(tmp_path: Path) -> None:
+    """IAAPA Precombat: "Attack #1 - W Europe (10 INF, AA) / UK 8 INF on UK SZ 4 TRN"."""
+    turn = tmp_path / "turn.txt"
+    turn.write_text("Attack #1 - W Europe (10 INF, AA)\nUK 8 INF on UK SZ 4 TRN\n")
+    runner = CliRunner()
+    result = runner.invoke(main, ["turn", "check", str(turn), "--json"])
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
+    (battle,) = doc["battles"]
+    assert (doc["version"], battle["territory"], battle["attacker"], battle["defender"]) == (
+        1,
+        "West Europe",
+        {"INF": 8},
+        {"INF": 10, "AA": 1},
+    )
+    unreadable = runner.invoke(
+        main, ["turn", "check", "-"], input="Attack #1 - W Europe (10 INF)\nUK 1O INF on UK SZ\n"
+    )
+    assert unreadable.exit_code == 1 and "can never be a typographical error" in unreadable.stdout
+    missing = runner.invoke(main, ["turn", "check", str(tmp_path / "none.txt")])
+    assert missing.exit_code == 2 and "cannot read" in missing.stderr

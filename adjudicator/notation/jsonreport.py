@@ -1,0 +1,201 @@
+"""The turn-check report: a parsed turn as a versioned JSON object.
+
+``pbem turn check FILE [--json]`` prints :func:`report` (as JSON) or its text form
+(:func:`adjudicator.notation.render.render_text`).
+The object holds integers, strings, lists and objects only: no floats, booleans or nulls;
+an absent value is an absent key (a flag is 0 or 1, as in the ledger). Lists are always
+present, in the order the email gives them. Places are the board's canonical names
+(classic.xml's: "West Europe", "North Sea Zone"); unit keys are the canonical
+abbreviations INF ARM FTR BMB TRN SUB AC BB AA IC; powers are USSR, Germany, UK, Japan, USA.
+
+Version 1::
+
+    {"version": 1,
+     "kind": "pre-combat" | "post-combat" | "special-orders" | "mixed" | "empty",
+     "power": "UK", "round": 3,                                   (when the email says)
+     "tech": [{"line", "dice", "technologies": ["Jet Power", ...]}],
+     "purchases": [{"line", "units": {UNIT: n}, "spent", "remaining"}],
+     "battles": [{"number", "territory", "line", "kind": "battle" | "walk-in" | "raid",
+                  "attacker": {UNIT: n},    origins added up, else the Total line's
+                  "defender": {UNIT: n},    as the header lists them (AA included), else
+                                            the Total line's; {} for a walk-in ("WI", "MT");
+                                            absent if neither lists them
+                  "origins": [{"line", "from", "units", "via": [place, ...],
+                               "transports": {UNIT: n}, "land": place}],
+                  "total": {"line", "attacker", "defender", "attacking_power",
+                            "defending_power"}}],
+     "results": [{"line", "number", "territory", "outcome": "won" | "lost" | "retreated" |
+                  "walked-in" | "both-destroyed" | "raided", "survivors", "losses",
+                  "retreat_to", "damage"}],
+     "moves": [{"line", "from", "units", "to", "via", "transports"}],     non-combat moves
+     "placements": [{"line", "territory", "units"}],
+     "map": [{"line", "territory", "units"}],                            the map update
+     "counts": [{"line", "power", "territories", "ipcs", "units_written": 0 | 1}],
+     "orders_of_loss": [{"line", "number", "territory", "order": [{"unit", "count"}]}],
+     "withdrawals": [{"line", "number", "territory", "to"}],             sub withdrawals
+     "retreats": [{"line", "number", "territory", "to"}],
+     "diagnostics": [{"line", "severity": "error" | "warning" | "info", "rule", "message",
+                      "suggestion", "code"}],
+     "summary": {"errors", "warnings", "infos"}}
+
+``via`` lists the spaces between the origin and the battle in order: the transports' sea
+zone, the zone they sail to, a blitz route. ``line`` numbers are 1-based lines of the email
+as received (quoted lines counted); a diagnostic's line 0 means the email as a whole.
+
+A diagnostic's ``code`` is stable (messages may be reworded). Errors (part of the turn not
+read): unknown-name, ambiguous-name, bad-number ("1O inf"), unreadable, no-battle,
+no-units, no-place, no-destination, count-units (both numbers in $). Warnings (read, but
+look): typo (a corrected misspelling), count-units ("UK 30/32"), total-mismatch,
+defender-mismatch, missing-origin, no-attackers, destination-mismatch, duplicate-battle,
+not-read (a line naming units that was not understood), no-orders. Notes: quoted,
+implicit-battle (a battle read from a move, with no header), not-read (chat).
+Example (the rule book's Precombat example, battle #1 only)::
+
+    {"number": 1, "territory": "West Europe", "line": 2, "kind": "battle",
+     "attacker": {"INF": 8, "ARM": 1, "FTR": 2}, "defender": {"INF": 10, "AA": 1},
+     "origins": [
+       {"line": 3, "from": "United Kingdom", "units": {"INF": 8},
+        "via": ["North Sea Zone"], "transports": {"TRN": 4}},
+       {"line": 4, "from": "East Canada", "units": {"ARM": 1},
+        "via": ["East Canada Sea Zone", "North Sea Zone"], "transports": {"TRN": 1}},
+       {"line": 5, "from": "Karelia S.S.R.", "units": {"FTR": 2}, "land": "Karelia S.S.R."}],
+     "total": {"line": 6, "attacker": {"INF": 8, "ARM": 1, "FTR": 2},
+               "defender": {"INF": 10, "AA": 1}, "attacking_power": "UK",
+               "defending_power": "Germany"}}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.names import POWER_ALIASES, Names
+from adjudicator.notation.model import (
+    Battle,
+    Origin,
+    Severity,
+    Total,
+    Turn,
+    Units,
+)
+from adjudicator.notation.parser import parse
+from adjudicator.powers import Power
+
+REPORT_VERSION = 1
+"""Bumped whenever a key changes meaning or disappears (adding a key is compatible)."""
+
+Report = dict[str, Any]
+
+
+def power_name(power: Power) -> str:
+    """The league's name of ``power`` (USSR, Germany, UK, Japan, USA)."""
+    return POWER_ALIASES[power][0]
+
+
+def _put(obj: Report, key: str, value: object) -> None:
+    if value is not None and value != {} and value != []:
+        obj[key] = value
+
+
+def _origin(origin: Origin) -> Report:
+    obj: Report = {"line": origin.line}
+    _put(obj, "from", origin.place)
+    obj["units"] = origin.units.as_dict()
+    _put(obj, "via", list(origin.via))
+    _put(obj, "transports", origin.transports.as_dict())
+    _put(obj, "land", origin.lands)
+    return obj
+
+
+def _total(total: Total) -> Report:
+    obj: Report = {"line": total.line, "attacker": total.attacker.as_dict()}
+    if total.defender is not None:
+        obj["defender"] = total.defender.as_dict()
+    _put(obj, "attacking_power", total.attacking_power and power_name(total.attacking_power))
+    _put(obj, "defending_power", total.defending_power and power_name(total.defending_power))
+    return obj
+
+
+def _battle(battle: Battle) -> Report:
+    obj: Report = {"number": battle.number}
+    _put(obj, "territory", battle.territory)
+    obj.update(line=battle.line, kind=battle.kind.value, attacker=battle.attacker.as_dict())
+    defenders = battle.defenders
+    if defenders is not None:
+        obj["defender"] = defenders.as_dict()
+    obj["origins"] = [_origin(o) for o in battle.origins]
+    if battle.total is not None:
+        obj["total"] = _total(battle.total)
+    return obj
+
+
+def _scoped(line: int, number: int | None, territory: str | None) -> Report:
+    obj: Report = {"line": line}
+    _put(obj, "number", number)
+    _put(obj, "territory", territory)
+    return obj
+
+
+def _units(units: Units) -> dict[str, int]:
+    return units.as_dict()
+
+
+def turn_report(turn: Turn) -> Report:
+    """The version-1 report object of a parsed turn."""
+    obj: Report = {"version": REPORT_VERSION, "kind": turn.kind.value}
+    _put(obj, "power", turn.power and power_name(turn.power))
+    _put(obj, "round", turn.round)
+    obj["tech"] = [{**_put_all({"line": t.line}, dice=t.dice),
+                    "technologies": [_tech_name(x.name) for x in t.technologies]}
+                   for t in turn.tech]
+    obj["purchases"] = [_put_all({"line": p.line, "units": _units(p.units)},
+                                 spent=p.spent, remaining=p.remaining) for p in turn.purchases]
+    obj["battles"] = [_battle(b) for b in turn.battles]
+    obj["results"] = [
+        _put_all(_scoped(r.line, r.number, r.territory), outcome=r.outcome.value,
+                 survivors=_units(r.survivors), losses=_units(r.losses),
+                 retreat_to=r.retreat_to, damage=r.damage)
+        for r in turn.results]
+    obj["moves"] = [
+        _put_all({"line": m.line}, **{"from": m.origin}, units=_units(m.units),
+                 to=m.destination, via=list(m.via), transports=_units(m.transports))
+        for m in turn.moves]
+    obj["placements"] = [{"line": p.line, "territory": p.place, "units": _units(p.units)}
+                         for p in turn.placements]
+    obj["map"] = [{"line": e.line, "territory": e.place, "units": _units(e.units)}
+                  for e in turn.map]
+    obj["counts"] = [
+        _put_all({"line": c.line}, power=c.power and power_name(c.power),
+                 territories=c.territories, ipcs=c.ipcs, units_written=int(c.units_written))
+        for c in turn.counts]
+    obj["orders_of_loss"] = [
+        _put_all(_scoped(o.line, o.number, o.territory),
+                 order=[_put_all({"unit": e.unit.value}, count=e.count) for e in o.order])
+        for o in turn.orders_of_loss]
+    obj["withdrawals"] = [_put_all(_scoped(w.line, w.number, w.territory), to=w.to)
+                          for w in turn.withdrawals]
+    obj["retreats"] = [_put_all(_scoped(r.line, r.number, r.territory), to=r.to)
+                       for r in turn.retreats]
+    obj["diagnostics"] = [
+        {"line": d.line, "severity": d.severity.value, "rule": d.rule, "message": d.message,
+         "suggestion": d.suggestion, "code": d.code} for d in turn.diagnostics]
+    obj["summary"] = {
+        "errors": sum(d.severity is Severity.ERROR for d in turn.diagnostics),
+        "warnings": sum(d.severity is Severity.WARNING for d in turn.diagnostics),
+        "infos": sum(d.severity is Severity.INFO for d in turn.diagnostics),
+    }
+    return obj
+
+
+def _put_all(obj: Report, **values: object) -> Report:
+    for key, value in values.items():
+        _put(obj, key, value)
+    return obj
+
+
+def _tech_name(enum_name: str) -> str:
+    return enum_name.replace("_", " ").title()
+
+
+def report(text: str, *, names: Names | None = None) -> Report:
+    """Parse the turn email ``text`` (leniently) and return its version-1 report object."""
+    return turn_report(parse(text, names=names))

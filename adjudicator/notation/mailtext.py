@@ -1,0 +1,114 @@
+"""What of an email is the sender's own text: quoted replies and signatures are not orders.
+
+A turn email is often a reply: the opponent's last turn is quoted below (or above) it, with
+``>`` marks or after an "On ... wrote:" line or an "-----Original Message-----" block. Orders
+in a quote were the opponent's, so reading them would attribute moves to the wrong player.
+Everything after a "-- " signature separator is the signature. Line numbers stay those of the
+email as received, so a diagnostic points at the line the player sees.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from adjudicator.notation.errors import PROCEDURES
+from adjudicator.notation.model import Diagnostic, Severity
+
+_INTRO = re.compile(
+    r"""^\s*(?:
+        on\s.*\swrote:?                      # On Tue, 3 Mar 2009, Bob <b@x> wrote:
+      | .{0,120}\swrote:                     # Bob Smith <b@x> wrote:
+      | -{2,}\s*original\s+message\s*-{2,}   # -----Original Message-----
+      | -{2,}\s*forwarded\s+message\s*-{2,}  # ---------- Forwarded message ---------
+      | begin\s+forwarded\s+message:?
+      | _{10,}                               # Outlook's rule above the quoted header
+    )\s*$""", re.IGNORECASE | re.VERBOSE)
+_INTRO_START = re.compile(r"^\s*on\s.*\d", re.IGNORECASE)
+_WROTE_END = re.compile(r"\swrote:\s*$", re.IGNORECASE)
+_QUOTED = re.compile(r"^\s*>")
+_SIGNATURE = re.compile(r"^--\s*$")
+_HEADER = re.compile(r"^(from|to|cc|date|sent|reply-to|message-id):\s", re.IGNORECASE)
+_SUBJECT = re.compile(r"^subject:\s*(.*)$", re.IGNORECASE)
+_DEVICE = re.compile(r"^\s*(sent from my |get outlook for )", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the sender's own text, with its 1-based number in the email."""
+
+    number: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Body:
+    """The lines to read, the subject if the email was pasted with its headers, and notes."""
+
+    lines: tuple[Line, ...]
+    subject: Line | None
+    notes: tuple[Diagnostic, ...]
+
+
+def _quoted_note(first: int, last: int) -> Diagnostic:
+    where = (f"line {first} quotes an earlier email and was" if first == last
+             else f"lines {first}-{last} quote an earlier email and were")
+    return Diagnostic(
+        first, Severity.INFO, PROCEDURES, f"{where} not read as orders",
+        "write your orders outside the quoted reply (no '>' marks)", "quoted")
+
+
+def _clean(raw: str) -> str:
+    return raw.replace("\t", " ").replace("\u00a0", " ").rstrip()
+
+
+def own_text(text: str) -> Body:
+    """The sender's own lines of ``text``: headers, quotes and signature removed."""
+    raw = [_clean(line) for line in text.splitlines()]
+    lines: list[Line] = []
+    notes: list[Diagnostic] = []
+    subject: Line | None = None
+    quote_from: int | None = None
+    quote_to = 0
+    i = 0
+    in_headers = True
+    while i < len(raw):
+        number, line = i + 1, raw[i]
+        if in_headers and (_HEADER.match(line) or _SUBJECT.match(line)):
+            m = _SUBJECT.match(line)
+            if m:
+                subject = Line(number, m.group(1))
+            i += 1
+            continue
+        if line.strip():
+            in_headers = False
+        intro = _INTRO.match(line) is not None
+        two_line = (not intro and _INTRO_START.match(line) is not None
+                    and i + 1 < len(raw) and _WROTE_END.search(raw[i + 1]) is not None)
+        if intro or two_line:
+            start = i
+            i += 2 if two_line else 1
+            while i < len(raw) and not raw[i].strip():
+                i += 1
+            if i < len(raw) and not _QUOTED.match(raw[i]):
+                notes.append(_quoted_note(start + 1, len(raw)))
+                break
+            quote_from = start + 1 if quote_from is None else quote_from
+            quote_to = i
+            continue
+        if _QUOTED.match(line):
+            quote_from = number if quote_from is None else quote_from
+            quote_to = number
+            i += 1
+            continue
+        if quote_from is not None and line.strip():
+            notes.append(_quoted_note(quote_from, quote_to))
+            quote_from = None
+        if _SIGNATURE.match(line):
+            break
+        if not _DEVICE.match(line):
+            lines.append(Line(number, line))
+        i += 1
+    if quote_from is not None:
+        notes.append(_quoted_note(quote_from, quote_to))
+    return Body(tuple(lines), subject, tuple(notes))

@@ -1,0 +1,350 @@
+"""The orders a turn email holds, as frozen values: what the notation parser returns.
+
+Each order keeps the line it was read from (1-based, counted in the email as received, quoted
+lines included), so a ruling or a diagnostic can point at it. Places are the board's canonical
+names (classic.xml's); units are :class:`~adjudicator.units.UnitType` values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+
+from adjudicator.powers import Power
+from adjudicator.units import Technology, UnitType
+
+
+class Severity(Enum):
+    """How much a diagnostic matters to reading the turn."""
+
+    ERROR = "error"
+    """Part of the turn cannot be read: an order is missing from the result."""
+    WARNING = "warning"
+    """The turn was read, but something needs the player's eye (a corrected typo, a
+    total that does not add up, a count without units)."""
+    INFO = "info"
+    """Nothing is wrong; the parser says what it skipped or assumed."""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding about one line: what was wrong, under which rule, and what to do.
+
+    ``line`` is 1-based; 0 means the email as a whole. ``code`` is a stable, machine-readable
+    name of the finding (``"typo"``, ``"unknown-name"``, ``"total-mismatch"``, ...).
+    """
+
+    line: int
+    severity: Severity
+    rule: str
+    message: str
+    suggestion: str
+    code: str
+
+
+@dataclass(frozen=True)
+class Units:
+    """How many units of each type a line lists ("8 INF, 1 ARM, 2 FTR").
+
+    Kept as (type, count) pairs in the order of :class:`UnitType` with no zero counts, so two
+    listings of the same units are equal however they were written.
+    """
+
+    counts: tuple[tuple[UnitType, int], ...] = ()
+
+    @classmethod
+    def of(cls, pairs: Mapping[UnitType, int] | Iterable[tuple[UnitType, int]]) -> Units:
+        """Units from a mapping or from pairs; repeated types are added up."""
+        items = pairs.items() if isinstance(pairs, Mapping) else pairs
+        totals: dict[UnitType, int] = {}
+        for unit, count in items:
+            totals[unit] = totals.get(unit, 0) + count
+        return cls(tuple(sorted(((u, n) for u, n in totals.items() if n > 0),
+                                key=lambda pair: _RANK[pair[0]])))
+
+    def __add__(self, other: Units) -> Units:
+        return Units.of((*self.counts, *other.counts))
+
+    def __getitem__(self, unit: UnitType) -> int:
+        return dict(self.counts).get(unit, 0)
+
+    def __iter__(self) -> Iterator[tuple[UnitType, int]]:
+        return iter(self.counts)
+
+    def __bool__(self) -> bool:
+        return bool(self.counts)
+
+    @property
+    def total(self) -> int:
+        """Number of units of all types."""
+        return sum(count for _, count in self.counts)
+
+    def as_dict(self) -> dict[str, int]:
+        """``{"INF": 8, "ARM": 1}``: the canonical abbreviations as keys."""
+        return {unit.value: count for unit, count in self.counts}
+
+    def __str__(self) -> str:
+        return ", ".join(f"{count} {unit.value}" for unit, count in self.counts) or "none"
+
+
+_RANK = {unit: rank for rank, unit in enumerate(UnitType)}
+
+
+class TurnKind(Enum):
+    """Which of the IAAPA turn emails this is (Declaration and Battle Resolution Procedures)."""
+
+    PRE_COMBAT = "pre-combat"
+    """Tech results, purchases and combat moves, sent before any die is rolled."""
+    POST_COMBAT = "post-combat"
+    """Combat results, non-combat moves, map update and the territory/IPC count."""
+    SPECIAL_ORDERS = "special-orders"
+    """Only special instructions: orders of loss, sub withdrawals, retreats."""
+    MIXED = "mixed"
+    """Both pre-combat and post-combat orders in one email."""
+    EMPTY = "empty"
+    """No orders at all (chat, or only a quoted reply)."""
+
+
+class BattleKind(Enum):
+    """What a declared combat is."""
+
+    BATTLE = "battle"
+    """An ordinary land or sea battle, rolled on the dice server."""
+    WALK_IN = "walk-in"
+    """IAAPA Abbreviations, WI: 'The attacker simply "walks in" to an empty enemy or neutral
+    territory. No combat rolls are required, but it happens during the combat phase.'"""
+    RAID = "raid"
+    """A strategic bombing raid on an industrial complex."""
+
+
+class Outcome(Enum):
+    """How a battle ended, as the post-combat email reports it."""
+
+    WON = "won"
+    """The attacker took the territory or cleared the sea zone."""
+    LOST = "lost"
+    """The attack failed: every attacker was destroyed, or the defender held."""
+    RETREATED = "retreated"
+    """The attacker retreated (IAAPA Rules Clarifications, Retreats)."""
+    WALKED_IN = "walked-in"
+    """A walk-in: the territory was empty."""
+    BOTH_DESTROYED = "both-destroyed"
+    """Both sides were wiped out; the defender keeps the territory."""
+    RAIDED = "raided"
+    """A strategic bombing raid was flown."""
+
+
+@dataclass(frozen=True)
+class TechResult:
+    """Weapons development: dice bought and technologies gained ("2 dice: Jet Power")."""
+
+    line: int
+    dice: int | None
+    technologies: tuple[Technology, ...] = ()
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """Units bought ("Purchases: 3 INF, 1 TRN ($17)"), with money figures if written."""
+
+    line: int
+    units: Units
+    spent: int | None = None
+    remaining: int | None = None
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Attacking units from one place: "E Can 1 ARM on E Can SZ 1 TRN to UK SZ".
+
+    ``place`` is None when the line gives no origin ("2 INF": a combat declaration error,
+    IAAPA Error Correction II; the parser warns). ``via`` lists the spaces passed through in
+    order (the transport's zone, the zone it sails to, a blitz route); ``transports`` the
+    units that carry ``units`` (they are not attackers of a land battle); ``lands`` where
+    planes will land.
+    """
+
+    line: int
+    place: str | None
+    units: Units
+    via: tuple[str, ...] = ()
+    transports: Units = field(default_factory=Units)
+    lands: str | None = None
+
+
+@dataclass(frozen=True)
+class Total:
+    """The summary line: "Total UK v. Germany --- 8 INF, 1 ARM, 2 FTR v. 10 INF, AA"."""
+
+    line: int
+    attacker: Units
+    defender: Units | None = None
+    attacking_power: Power | None = None
+    defending_power: Power | None = None
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A declared combat: "Attack #1 - W Europe (10 INF, AA)" and the lines under it.
+
+    ``defender`` is what the header lists (None when it lists only the territory, which
+    IAAPA Error Correction II.3 allows); ``territory`` is None only when the written name
+    could not be read (an error diagnostic says so).
+    """
+
+    number: int
+    territory: str | None
+    line: int
+    kind: BattleKind = BattleKind.BATTLE
+    defender: Units | None = None
+    origins: tuple[Origin, ...] = ()
+    total: Total | None = None
+
+    @property
+    def attacker(self) -> Units:
+        """The attacking units: the origins added up, or the Total line when none are given."""
+        if self.origins:
+            summed = Units()
+            for origin in self.origins:
+                summed = summed + origin.units
+            return summed
+        return self.total.attacker if self.total is not None else Units()
+
+    @property
+    def defenders(self) -> Units | None:
+        """The defending units as listed: the header's, else the Total line's."""
+        if self.defender is not None:
+            return self.defender
+        return self.total.defender if self.total is not None else None
+
+
+@dataclass(frozen=True)
+class BattleResult:
+    """A post-combat result: "Attack #1 - W Europe: won, 6 INF, 1 ARM, 2 FTR survive"."""
+
+    line: int
+    outcome: Outcome
+    number: int | None = None
+    territory: str | None = None
+    survivors: Units = field(default_factory=Units)
+    losses: Units = field(default_factory=Units)
+    retreat_to: str | None = None
+    damage: int | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """A non-combat move: "Kar 2 FTR to Russia", "UK 2 INF on UK SZ 1 TRN to E Can"."""
+
+    line: int
+    origin: str | None
+    units: Units
+    destination: str
+    via: tuple[str, ...] = ()
+    transports: Units = field(default_factory=Units)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """New units placed: "Ger 3 INF", "1 TRN Baltic SZ"."""
+
+    line: int
+    place: str
+    units: Units
+
+
+@dataclass(frozen=True)
+class MapEntry:
+    """One line of the map update: a territory the power holds or has units in."""
+
+    line: int
+    place: str
+    units: Units
+
+
+@dataclass(frozen=True)
+class Count:
+    """The territory and IPC count, "UK 30/$32" (IAAPA Post Combat Orders)."""
+
+    line: int
+    territories: int
+    ipcs: int
+    power: Power | None = None
+    units_written: bool = True
+    """False when the player wrote "30/32": the parser assumed territories first."""
+
+
+@dataclass(frozen=True)
+class LossEntry:
+    """One step of an order of loss: a unit type, with a count when one was written."""
+
+    unit: UnitType
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class SpecialOrderOfLoss:
+    """A defender's order of loss, for one battle or (with no scope) for every battle.
+
+    IAAPA Orders of Loss: "A player may designate any order of loss that he desires for his
+    casualties."
+    """
+
+    line: int
+    order: tuple[LossEntry, ...]
+    number: int | None = None
+    territory: str | None = None
+
+
+@dataclass(frozen=True)
+class SubWithdrawal:
+    """Where a defending sub withdraws to (IAAPA Rules Clarifications, Sub Withdrawal)."""
+
+    line: int
+    to: str
+    number: int | None = None
+    territory: str | None = None
+
+
+@dataclass(frozen=True)
+class Retreat:
+    """An attacker's retreat location (IAAPA Rules Clarifications, Retreats)."""
+
+    line: int
+    to: str
+    number: int | None = None
+    territory: str | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Everything read from one email, in the order written, with every diagnostic."""
+
+    kind: TurnKind
+    power: Power | None = None
+    round: int | None = None
+    tech: tuple[TechResult, ...] = ()
+    purchases: tuple[Purchase, ...] = ()
+    battles: tuple[Battle, ...] = ()
+    results: tuple[BattleResult, ...] = ()
+    moves: tuple[Move, ...] = ()
+    placements: tuple[Placement, ...] = ()
+    map: tuple[MapEntry, ...] = ()
+    counts: tuple[Count, ...] = ()
+    orders_of_loss: tuple[SpecialOrderOfLoss, ...] = ()
+    withdrawals: tuple[SubWithdrawal, ...] = ()
+    retreats: tuple[Retreat, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        """The diagnostics that stopped part of the turn being read."""
+        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    def battle(self, number: int) -> Battle:
+        """The battle declared with ``number``; KeyError if there is none."""
+        for battle in self.battles:
+            if battle.number == number:
+                return battle
+        raise KeyError(f"no battle #{number} in this turn")

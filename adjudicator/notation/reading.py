@@ -1,0 +1,332 @@
+"""The shared reading machinery: tokens, name look-ups with diagnostics, unit lists, places.
+
+Every line parser works on the tokens of one line and asks a :class:`Reader` for names. A
+name is resolved by :mod:`adjudicator.names` (canonical names are classic.xml's): an exact
+name is taken as written; a misspelling that resolves is a warning (IAAPA Error Correction
+VI: "Simple typographical misspellings are ignored and not considered errors"); a word that
+resolves to nothing, or to several names, is an error. A number is never corrected.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from adjudicator.names import (
+    AmbiguousName,
+    NameResolutionError,
+    Names,
+    Resolution,
+    Term,
+    UnknownName,
+    normalise,
+)
+from adjudicator.names.abbreviations import UNIT_WORDS, Notation
+from adjudicator.notation.errors import ABBREVIATIONS, TYPO
+from adjudicator.notation.model import Diagnostic, Severity, Units
+from adjudicator.units import UnitType
+
+_TOKEN = re.compile(
+    r"([A-Za-z][A-Za-z'’.]*)|(\d{1,9}(?!\d))|(\$\s?\d{1,9}(?!\d))|(\$?\d+)|(->|=>|→|>)|(\S)")
+NUM, MONEY, ARROW, WORD, PUNCT = "num", "money", "arrow", "word", "punct"
+_KINDS = (WORD, NUM, MONEY, PUNCT, ARROW, PUNCT)
+"""A run of ten digits or more is punctuation: too long for any count, and never read as one
+(report integers stay far below 2**53)."""
+
+NOT_UNITS = frozenset({
+    "ipc", "ipcs", "dice", "die", "roll", "rolls", "rolled", "hit", "hits", "round", "rounds",
+    "turn", "turns", "terr", "terrs", "territory", "territories", "t", "time", "times",
+    "dollars", "bucks", "pts", "points", "damage", "of", "to", "and", "or", "more", "in",
+    "on", "at", "from", "left", "remain", "remaining", "survive", "survived", "saved", "spent",
+})
+"""Words that may follow a number without naming a unit ("3 IPC", "2 dice", "2 left")."""
+
+MULTI_WORD_STARTS = frozenset(
+    word.split()[0].lower() for word, _ in UNIT_WORDS if " " in word)
+"""First words of the unit words written as several words ("AA Gun", "Heavy Bomber")."""
+
+LIST_SEPARATORS = frozenset({",", "+", "&", ";"})
+"""Punctuation between the entries of a unit list ("10 INF, AA", "2 inf + 1 aa")."""
+
+EMPTY_WORDS = frozenset({"mt", "empty", "none", "nothing", "nil"})
+"""How players write that a place has no units (IAAPA Abbreviations: MT = Empty)."""
+
+FILLER = frozenset({"from", "in", "at", "the", "into", "of", "my", "all", "with", "is"})
+"""Words before a place name that are not part of it ("in Karelia", "from the UK")."""
+
+
+class Token(NamedTuple):
+    """One token of a line: a number, money ("$32"), an arrow, a word or a punctuation mark.
+
+    ``low`` is the text lower-cased without trailing full stops ("v." -> "v"), for keywords.
+    A named tuple rather than a dataclass: a turn makes thousands and they must be cheap.
+    """
+
+    kind: str
+    text: str
+    start: int
+    end: int
+    low: str
+
+    @property
+    def value(self) -> int:
+        """The number of a NUM or MONEY token."""
+        return int(self.text.lstrip("$").strip())
+
+
+def tokenize(text: str) -> list[Token]:
+    """The tokens of ``text``; "10inf" is the number 10 then the word "inf"."""
+    tokens: list[Token] = []
+    append, make, kinds = tokens.append, tuple.__new__, _KINDS
+    for m in _TOKEN.finditer(text):
+        word = m.group()
+        start, end = m.span()
+        append(make(Token, (kinds[(m.lastindex or 6) - 1], word, start, end,
+                            word.lower().rstrip(".") or word)))
+    return tokens
+
+
+def has_digit(text: str) -> bool:
+    """True if the line has a number in it (a number is never prose to skip silently)."""
+    return any(ch.isdigit() for ch in text)
+
+
+CACHE_LIMIT = 20_000
+"""Entries a look-up cache keeps before it starts afresh: a server reads emails for months,
+and every new misspelling is a new key."""
+
+
+class _Lookup:
+    """Cached name resolution for one :class:`Names` (the tables never change)."""
+
+    def __init__(self, names: Names) -> None:
+        self.names = names
+        self.places: dict[str, Resolution[str] | NameResolutionError] = {}
+        self.units: dict[str, Resolution[Term] | NameResolutionError] = {}
+        self.exact_units: dict[str, Term | None] = {}
+
+    def _bound(self) -> None:
+        for cache in (self.places, self.units, self.exact_units):
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+
+    def place(self, written: str) -> Resolution[str] | NameResolutionError:
+        if written not in self.places:
+            self._bound()
+            try:
+                self.places[written] = self.names.place(written)
+            except NameResolutionError as e:
+                self.places[written] = e
+        return self.places[written]
+
+    def unit(self, written: str) -> Resolution[Term] | NameResolutionError:
+        if written not in self.units:
+            self._bound()
+            try:
+                self.units[written] = self.names.unit(written)
+            except NameResolutionError as e:
+                self.units[written] = e
+        return self.units[written]
+
+    def exact_unit(self, written: str) -> Term | None:
+        """The term ``written`` names exactly (plural allowed), else None: never a guess."""
+        if written not in self.exact_units:
+            self._bound()
+            key = normalise(written)
+            table = self.names.units
+            hit = key in table or (len(key) > 2 and key.endswith("s") and key[:-1] in table)
+            term = None
+            if hit:
+                found = self.unit(written)
+                term = found.value if isinstance(found, Resolution) else None
+            self.exact_units[written] = term
+        return self.exact_units[written]
+
+
+@functools.lru_cache(maxsize=8)
+def _lookup(names: Names) -> _Lookup:
+    return _Lookup(names)
+
+
+@dataclass
+class Reader:
+    """Reads names for one email and collects its diagnostics."""
+
+    names: Names
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    _errors_by_line: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.lookup = _lookup(self.names)
+
+    # --- diagnostics -----------------------------------------------------------------------
+
+    def add(self, line: int, severity: Severity, rule: str, message: str, suggestion: str,
+            code: str) -> None:
+        """Record a diagnostic."""
+        self.diagnostics.append(Diagnostic(line, severity, rule, message, suggestion, code))
+        if severity is Severity.ERROR:
+            self._errors_by_line[line] = self._errors_by_line.get(line, 0) + 1
+
+    def error(self, line: int, rule: str, message: str, suggestion: str,
+              code: str = "unreadable") -> None:
+        """Record an error: part of the turn cannot be read."""
+        self.add(line, Severity.ERROR, rule, message, suggestion, code)
+
+    def warning(self, line: int, rule: str, message: str, suggestion: str, code: str) -> None:
+        """Record a warning: read, but the player should look."""
+        self.add(line, Severity.WARNING, rule, message, suggestion, code)
+
+    def info(self, line: int, rule: str, message: str, suggestion: str, code: str) -> None:
+        """Record a note: nothing wrong."""
+        self.add(line, Severity.INFO, rule, message, suggestion, code)
+
+    def errors_on(self, line: int) -> int:
+        """How many errors ``line`` has so far."""
+        return self._errors_by_line.get(line, 0)
+
+    def _name_failed(self, line: int, failure: NameResolutionError, rule: str) -> None:
+        if isinstance(failure, AmbiguousName):
+            self.error(line, TYPO, str(failure),
+                       f"write one of {', '.join(failure.candidates)} in full",
+                       "ambiguous-name")
+        else:
+            reason = failure.reason if isinstance(failure, UnknownName) else ""
+            self.error(line, rule, str(failure),
+                       reason if reason and "never" not in reason
+                       else f"check the spelling of {failure.written!r} or write the name in "
+                            "full", "unknown-name")
+
+    def _corrected(self, line: int, found: Resolution[Term] | Resolution[str]) -> None:
+        notice = found.warning()
+        if notice is not None:
+            self.warning(line, TYPO, notice,
+                         f"write {found.alias!r} to avoid the correction", "typo")
+
+    # --- names -----------------------------------------------------------------------------
+
+    def place(self, line: int, written: str, rule: str) -> str | None:
+        """The canonical name of the place ``written``; None (with an error) if unreadable."""
+        found = self.lookup.place(written)
+        if isinstance(found, NameResolutionError):
+            self._name_failed(line, found, rule)
+            return None
+        self._corrected(line, found)
+        return found.value
+
+    def is_place(self, written: str) -> bool:
+        """True if ``written`` names a place exactly (no correction needed)."""
+        found = self.lookup.place(written)
+        return isinstance(found, Resolution) and not found.corrected
+
+    def exact_term(self, written: str) -> Term | None:
+        """The unit/tech/notation word ``written`` names exactly, or None."""
+        return self.lookup.exact_unit(written)
+
+    def unit_word(self, toks: list[Token], i: int, end: int) -> tuple[int, UnitType | None]:
+        """An exact unit word of 1-3 tokens at ``i``: (tokens used, unit) or (0, None)."""
+        if i >= end or toks[i].kind != WORD:
+            return 0, None
+        for n in ((3, 2, 1) if toks[i].low in MULTI_WORD_STARTS else (1,)):
+            if i + n > end or any(t.kind != WORD for t in toks[i:i + n]):
+                continue
+            term = self.exact_term(" ".join(t.text for t in toks[i:i + n]))
+            if term is not None and term.unit is not None:
+                return n, term.unit
+        return 0, None
+
+    def is_empty_word(self, tok: Token) -> bool:
+        """True for "MT", "empty", "none": the place has no units."""
+        if tok.low in EMPTY_WORDS:
+            return True
+        term = self.exact_term(tok.text) if tok.kind == WORD else None
+        return term is not None and term.notation is Notation.EMPTY
+
+    def unit_start(self, toks: list[Token], i: int, end: int) -> bool:
+        """True if a unit list starts at ``i`` (a count, or an exact bare unit word)."""
+        if i >= end:
+            return False
+        tok = toks[i]
+        if tok.kind == NUM:
+            nxt = toks[i + 1] if i + 1 < end else None
+            return nxt is not None and nxt.kind == WORD and nxt.low not in NOT_UNITS
+        return tok.kind == WORD and self.unit_word(toks, i, end)[0] > 0
+
+    def units(self, line: int, toks: list[Token], i: int, end: int,
+              rule: str = ABBREVIATIONS) -> tuple[Units, int, bool]:
+        """A unit list from ``i``: "8 INF, 1 ARM, 2 FTR", "10 INF, AA", "3x inf".
+
+        Returns the units, the index after them, and whether the list was written as empty
+        ("MT"). A bare word counts one unit only if it names a unit exactly; after a count a
+        misspelt unit word is corrected with a warning.
+        """
+        pairs: list[tuple[UnitType, int]] = []
+        empty = False
+        while i < end:
+            tok = toks[i]
+            if tok.text in LIST_SEPARATORS or tok.low in ("and", "plus"):
+                if pairs and self.unit_start(toks, i + 1, end):
+                    i += 1
+                    continue
+                break
+            if tok.kind == NUM:
+                j = i + 1
+                if j < end and toks[j].low in ("x", "*", "×"):
+                    j += 1
+                if j < end and toks[j].low in NOT_UNITS:
+                    break
+                used, unit = self._counted_unit(line, tok, toks, j, end, rule)
+                if unit is None:
+                    return Units.of(pairs), (j + used if used else j), empty
+                pairs.append((unit, tok.value))
+                i = j + used
+                continue
+            if tok.kind == WORD:
+                used, unit = self.unit_word(toks, i, end)
+                if unit is not None:
+                    pairs.append((unit, 1))
+                    i += used
+                    continue
+                if self.is_empty_word(tok):
+                    empty = True
+                    i += 1
+                    continue
+            break
+        return Units.of(pairs), i, empty and not pairs
+
+    def _counted_unit(self, line: int, count: Token, toks: list[Token], j: int, end: int,
+                      rule: str) -> tuple[int, UnitType | None]:
+        count_text = count.text
+        if j >= end or toks[j].kind != WORD:
+            self.error(line, rule, f"the count {count_text} is not followed by a unit",
+                       f'write the unit after the number, e.g. "{count_text} INF"')
+            return 0, None
+        used, unit = self.unit_word(toks, j, end)
+        if unit is not None:
+            return used, unit
+        if toks[j].start == count.end and len(toks[j].text) <= 2 and \
+                isinstance(self.lookup.unit(toks[j].text), NameResolutionError):
+            glued = count_text + toks[j].text
+            self.error(line, TYPO,
+                       f"{glued!r} is not a number, and a number can never be a "
+                       "typographical error",
+                       'write the count in digits, then the unit: "10 INF"', "bad-number")
+            return 1, None
+        return 1, self.fuzzy_unit(line, toks[j], rule, after=f" after the count {count_text}")
+
+    def fuzzy_unit(self, line: int, tok: Token, rule: str, after: str = "") -> UnitType | None:
+        """The unit ``tok`` names, a misspelling corrected with a warning; None (with an
+        error) if it names no unit."""
+        found = self.lookup.unit(tok.text)
+        if isinstance(found, NameResolutionError):
+            self._name_failed(line, found, rule)
+            return None
+        if found.value.unit is None:
+            self.error(line, rule, f"{tok.text!r}{after} is {found.value.meaning}, not a unit",
+                       "write one of INF, ARM, FTR, BMB, TRN, SUB, AC, BB, AA, IC",
+                       "unknown-name")
+            return None
+        self._corrected(line, found)
+        return found.value.unit

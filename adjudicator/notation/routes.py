@@ -1,0 +1,147 @@
+"""Movement lines: where units start, what carries them, where they go and land.
+
+The rule book's combat example shows the grammar players use for both combat and
+non-combat moves::
+
+    UK 8 INF on UK SZ 4 TRN                   origin, units, "on" transport zone + transports
+    E Can 1 ARM on E Can SZ 1 TRN to UK SZ    ... "to" the zone the transports sail to
+    Kar 2 FTR (land Karelia)                  ... where the planes will land
+
+Players also write "2 FTR from Kar", "Ukr 2 ARM via E Eur", "Kar 2 FTR -> Russia" and
+"Kar 1 INF WI Finland". A line is split at these keywords into segments, each read as
+places and unit lists (:func:`adjudicator.notation.reading.items`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.notation.listing import items, span_text
+from adjudicator.notation.model import Units
+from adjudicator.notation.reading import ARROW, WORD, Reader, Token
+
+_ROLES = {
+    "on": "on", "onto": "on", "aboard": "on",
+    "to": "to", "into": "to", "unload": "to", "unloads": "to", "unloading": "to",
+    "via": "via", "through": "via", "thru": "via",
+    "from": "from",
+    "land": "land", "lands": "land", "landing": "land",
+}
+_BRACKETS = frozenset({"(", ")", "[", "]"})
+_WALK = frozenset({"walk", "walks", "walking", "walked"})
+_SKIP = frozenset({"move", "moves", "moving", "moved", "load", "loads", "loaded", "then",
+                   "and", "sail", "sails", "fly", "flies"})
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Tokens ``start``..``end`` of a line, introduced by a keyword ``role`` ("" for none)."""
+
+    role: str
+    start: int
+    end: int
+
+
+def segments(toks: list[Token]) -> tuple[list[Segment], bool]:
+    """The keyword segments of a movement line, and whether it declares a walk-in (WI)."""
+    found: list[Segment] = []
+    role, start, walk_in = "", 0, False
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        low = tok.low
+        new_role = None
+        skip = 1
+        if tok.kind == ARROW:
+            new_role = "to"
+        elif tok.text in _BRACKETS:
+            new_role = ""
+        elif tok.kind == WORD and (low == "wi" or low in _WALK):
+            new_role, walk_in = "to", True
+            while i + skip < len(toks) and toks[i + skip].low in ("-", "in", "into", "to"):
+                skip += 1
+        elif tok.kind == WORD and low in _ROLES:
+            new_role = _ROLES[low]
+        elif tok.kind == WORD and low in _SKIP and i == start:
+            start = i + 1
+        if new_role is not None:
+            if i > start:
+                found.append(Segment(role, start, i))
+            role, start = new_role, i + skip
+        i += skip
+    if len(toks) > start:
+        found.append(Segment(role, start, len(toks)))
+    return found, walk_in
+
+
+@dataclass(frozen=True)
+class Route:
+    """One movement line read: origins with their units, then where they go.
+
+    ``origins`` pairs each origin (None when the line names none: "2 INF") with its
+    units. ``path`` lists the spaces after the origin in the order written: the transports'
+    zone ("on"), then the "to"/"via" places; ``destination`` is the last "to" place.
+    ``named_origin`` says whether any origin was written at all.
+    """
+
+    origins: tuple[tuple[str | None, Units], ...]
+    transports: Units
+    path: tuple[str, ...]
+    destination: str | None
+    lands: str | None
+    walk_in: bool
+    named_origin: bool
+
+
+def read_route(reader: Reader, line: int, text: str, toks: list[Token],
+               rule: str) -> Route | None:
+    """The route of a movement line; None when it has no origin or units, or when part of it
+    could not be read (its error is recorded: one error a line, never a half-read move)."""
+    segs, walk_in = segments(toks)
+    origins: list[tuple[str | None, Units]] = []
+    from_place: str | None = None
+    transports = Units()
+    path: list[str] = []
+    destination: str | None = None
+    lands: str | None = None
+    named = False
+    errors = reader.errors_on(line)
+    for seg in segs:
+        found, stop = items(reader, line, text, toks, seg.start, seg.end, rule)
+        if stop < seg.end and reader.errors_on(line) == errors:
+            reader.error(line, rule,
+                         f"could not read {span_text(text, toks, stop, seg.end)!r}",
+                         "write moves as: <from> <units> [on <sea zone> <TRN>] [to <place>]")
+        for item in found:
+            place = None
+            if item.place_text is not None:
+                named = named or seg.role in ("", "from")
+                place = reader.place(line, item.place_text, rule)
+            if reader.errors_on(line) > errors:
+                return None  # one error a line: the rest of it cannot be trusted
+            if seg.role == "":
+                if item.units or item.place_text is not None:
+                    origins.append((place, item.units))
+            elif seg.role == "from":
+                if item.units:
+                    origins.append((place, item.units))
+                else:
+                    from_place = place
+            elif seg.role == "on":
+                transports = transports + item.units
+                if place is not None:
+                    path.append(place)
+            elif place is not None:
+                if seg.role == "land":
+                    lands = place
+                else:
+                    path.append(place)
+                    if seg.role == "to":
+                        destination = place
+    if from_place is not None:
+        origins = [(p if p is not None else from_place, u) for p, u in origins]
+        if not origins:
+            origins = [(from_place, Units())]
+    if not origins:
+        return None
+    return Route(tuple(origins), transports, tuple(path), destination, lands, walk_in, named)

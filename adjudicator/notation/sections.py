@@ -1,0 +1,175 @@
+"""The parts of a turn email: section headers, the title line, greetings and sign-offs.
+
+IAAPA's pre-combat turn holds "any successful weapons development, the remainder of his
+purchases, and all combat moves"; the post-combat turn "the results of combat, his
+non-combat moves, a map update ... and a territory and IPC count" (Declaration and Battle
+Resolution Procedures). Players head each part ("Purchases:", "Combat Moves:", "NCM:",
+"Map update:") and the header decides how the lines below it are read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from adjudicator.notation.model import TurnKind
+
+
+class Section(Enum):
+    """Which part of a turn a line belongs to."""
+
+    NONE = "none"
+    """Before any header: greetings, the title, chat."""
+    TECH = "tech"
+    """Weapons development results."""
+    PURCHASES = "purchases"
+    """Units bought."""
+    COMBAT = "combat"
+    """Combat moves: battle headers, origin lines, Total lines."""
+    RESULTS = "results"
+    """Results of combat."""
+    NON_COMBAT = "non-combat"
+    """Non-combat moves."""
+    PLACEMENT = "placement"
+    """Placement of the units bought."""
+    MAP = "map"
+    """The map update: territories with their units."""
+    COUNT = "count"
+    """The territory and IPC count."""
+    SPECIAL = "special"
+    """Special orders: orders of loss, sub withdrawals, retreats."""
+
+
+_PHRASES: dict[Section, str] = {
+    Section.TECH: r"tech(?:nology|nologies|s)?(?:\s+(?:results?|rolls?|dev(?:elopment)?|"
+                  r"research))?|weapons?\s+development|research(?:\s+results?)?|r\s?&\s?d",
+    Section.PURCHASES: r"purchases?|purchased|buys?|bought|builds?|production|"
+                       r"(?:new\s+)?units\s+purchased|spending",
+    Section.COMBAT: r"combat(?:\s+(?:moves?|movements?|orders|declarations?|phase))?|attacks?",
+    Section.RESULTS: r"(?:combat\s+|battle\s+)?results?(?:\s+of\s+combat)?|"
+                     r"battle\s+outcomes?|outcomes?",
+    Section.NON_COMBAT: r"non[\s-]?combat(?:\s+(?:moves?|movements?|orders))?|ncm|"
+                        r"nc\s+moves?",
+    Section.PLACEMENT: r"placements?|place(?:d)?|mobili[sz](?:e|ation)|deploy(?:ment)?|"
+                       r"new\s+units(?:\s+placed)?|units\s+placed",
+    Section.MAP: r"(?:updated\s+)?map(?:\s+(?:update|position))?|positions?|board",
+    Section.COUNT: r"(?:territory\s+(?:and|&)\s+ipc\s+|ipc\s+|income\s+)?count|income",
+    Section.SPECIAL: r"special\s+(?:orders?|instructions?)|(?:special\s+)?orders?\s+of\s+"
+                     r"loss(?:es)?|ool|(?:sub\s+)?withdrawals?|retreats?(?:\s+(?:declarations?|"
+                     r"orders?|notes?|locations?))?",
+}
+
+_POWER = (r"ussr|russia|soviets?|germany|german|ger|uk|britain|british|england|japan|"
+          r"japanese|jap|usa|us|america|american")
+_ROUND = r"(?:turn|round|rd)?\s*#?\s*\d{1,2}"
+_PREFIX = rf"(?:(?:(?:{_POWER})\s*{_ROUND}|(?:r|g|j|uk|us|usa)\d{{1,2}})\s*[-:,]?\s*)?"
+
+_HEADER = re.compile(
+    r"^[\s*=#_~\-]*" + _PREFIX + r"(?:(?:final|current|updated|new|my|the)\s+)?(?:"
+    + "|".join(f"(?P<{s.name}>{p})" for s, p in _PHRASES.items())
+    + r")(?:[,\s]+(?:for\s+)?game\s*#?\s*\d+)?"
+    + r"\s*(?:(?:[:=]|\s[-–—]+)\s*(?P<rest>.*?)|(?P<digits>\d.*?))?[\s*=_~:]*$",
+    re.IGNORECASE)
+
+_KIND_WORDS: tuple[tuple[TurnKind, re.Pattern[str]], ...] = (
+    (TurnKind.POST_COMBAT, re.compile(r"\bpost[\s-]?combat\b|\bpostcombat\b|\bfinal\b|"
+                                      r"\bnon[\s-]?combat\b|\bncm\b", re.IGNORECASE)),
+    (TurnKind.PRE_COMBAT, re.compile(r"\bpre[\s-]?combat\b|\bprecombat\b|\bcombat\s+moves?\b",
+                                     re.IGNORECASE)),
+    (TurnKind.SPECIAL_ORDERS, re.compile(r"\bspecial\s+(?:orders?|instructions?)\b",
+                                         re.IGNORECASE)),
+)
+_KIND_HINTS = ("combat", "final", "ncm", "special")
+"""Every kind word contains one of these: a cheap test before the patterns."""
+_TITLE_ROUND = re.compile(rf"\b(?P<power>{_POWER})\s*(?P<round>{_ROUND})\b", re.IGNORECASE)
+_COMPACT_ROUND = re.compile(r"\b(?P<power>r|g|uk|j|us|usa)(?P<round>\d{1,2})\b",
+                            re.IGNORECASE)
+_COMPACT_POWERS = {"r": "USSR", "g": "Germany", "uk": "UK", "j": "Japan", "us": "USA",
+                   "usa": "USA"}
+
+_GREETING = re.compile(
+    r"^\s*(?:hi|hello|hey|dear|greetings|howdy|yo|good\s+(?:morning|afternoon|evening|day))"
+    r"\b", re.IGNORECASE)
+_CLOSER = re.compile(
+    r"^\s*(?:cheers|regards|best|thanks|thank\s+you|thx|ta|good\s+luck|gl|your\s+(?:turn|move)"
+    r"|over\s+to\s+you|later|ciao|bye|all\s+the\s+best|sincerely|kind\s+regards|"
+    r"best\s+regards|take\s+care|have\s+fun|enjoy)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Header:
+    """A section header line, with any orders written after it on the same line."""
+
+    section: Section
+    rest: str
+    offset: int
+    """Where ``rest`` starts in the line (so its tokens keep their columns)."""
+    flavour: str = ""
+    """For special orders: "retreat", "withdrawal" or "loss" when the header says which."""
+
+
+_HEADER_HINTS = ("tech", "weapon", "research", "&", "purchas", "buy", "bought",
+                 "build", "production", "units", "spending", "combat", "attack", "result",
+                 "outcome", "ncm", "nc move", "plac", "mobili", "deploy", "map", "position",
+                 "board", "count", "income", "special", "loss", "ool", "withdraw", "retreat")
+"""Every header phrase contains one of these: a cheap test before the pattern."""
+
+
+def header(text: str) -> Header | None:
+    """The section ``text`` heads ("Combat Moves:", "Purchases: 3 INF"), or None."""
+    low = text.lower()
+    if not any(hint in low for hint in _HEADER_HINTS):
+        return None
+    m = _HEADER.match(text)
+    if m is None:
+        return None
+    for section in Section:
+        if section.name in m.groupdict() and m.group(section.name) is not None:
+            group = "rest" if m.group("rest") is not None else "digits"
+            rest = m.group(group) or ""
+            words = m.group(section.name).lower()
+            flavour = ("retreat" if "retreat" in words else "withdrawal" if "withdraw" in words
+                       else "loss" if "loss" in words or "ool" in words else "")
+            return Header(section, rest, m.start(group) if rest else len(text), flavour)
+    return None
+
+
+@dataclass(frozen=True)
+class Title:
+    """What a title line ("Germany 3 pre-combat", "Subject: G3 NCM") says of the turn."""
+
+    kind: TurnKind | None
+    power: str | None
+    round: int | None
+
+
+def title(text: str, *, subject: bool = False) -> Title | None:
+    """The title ``text`` gives, or None. A line is a title if it names the turn's kind
+    (a subject line also if it names a power and round)."""
+    low = text.lower()
+    if not subject and not any(word in low for word in _KIND_HINTS):
+        return None
+    kind = next((k for k, pattern in _KIND_WORDS if pattern.search(text)), None)
+    power = number = None
+    m = _TITLE_ROUND.search(text)
+    if m is not None:
+        power, number = m.group("power"), int(re.sub(r"\D", "", m.group("round")))
+    else:
+        c = _COMPACT_ROUND.search(text)
+        if c is not None:
+            power, number = _COMPACT_POWERS[c.group("power").lower()], int(c.group("round"))
+    if kind is None and not (subject and power is not None):
+        return None
+    return Title(kind, power, number)
+
+
+def is_greeting(text: str) -> bool:
+    """A salutation ("Hi Bob,") rather than an order."""
+    return _GREETING.match(text) is not None and len(text.split()) <= 6
+
+
+def is_closer(text: str) -> bool:
+    """A sign-off ("Cheers,", "Good luck!", "Your move.") rather than an order."""
+    return (_CLOSER.match(text) is not None and len(text.split()) <= 6
+            and not any(ch.isdigit() for ch in text))

@@ -1,0 +1,156 @@
+"""Special orders: a defender's order of loss, a sub's withdrawal zone, a retreat location.
+
+IAAPA Amendments and Special Orders: "Players may send special instructions at any time
+provided that they are received prior to the applicable battle being rolled." The forms::
+
+    OOL: INF, ARM, FTR, BMB                          every battle
+    OOL for battle #2 (Baltic SZ): TRN, SUB, AC, BB  one battle
+    Karelia OOL 2 INF, FTR, INF                      counts where written
+    Battle #2: sub withdraws to Karelia SZ           Rules Clarifications, Sub Withdrawal
+    Sub withdrawal (North Sea): Baltic SZ
+    Battle #1 W Europe: retreat to UK SZ             Rules Clarifications, Retreats
+"""
+
+from __future__ import annotations
+
+import re
+
+from adjudicator.notation.errors import ORDERS_OF_LOSS, RETREATS, SUB_WITHDRAWAL
+from adjudicator.notation.model import LossEntry, Retreat, SpecialOrderOfLoss, SubWithdrawal
+from adjudicator.notation.reading import NUM, WORD, Reader, Token, tokenize
+
+LOSS_MARK = re.compile(r"\bool\b|\borders?\s+of\s+loss(?:es)?\b|\bloss\s+orders?\b|"
+                       r"\bcasualty\s+order\b", re.IGNORECASE)
+WITHDRAW_MARK = re.compile(r"\bwithdraw\w*\b", re.IGNORECASE)
+RETREAT_MARK = re.compile(r"\bretreat\w*\b", re.IGNORECASE)
+_NUMBER = re.compile(r"(?:#\s*|\b(?:battle|attack|combat|bat)\s*(?:#|no\.?)?\s*)(\d{1,3})\b",
+                     re.IGNORECASE)
+_SCOPE_NOISE = re.compile(
+    r"\b(?:for|in|at|the|my|if|sub|subs|submarine|submarines|ss|it|its|they|will|shall|"
+    r"should|survives?|surviving|special|orders?|loss(?:es)?|ool|withdraw\w*|retreat\w*|"
+    r"battle|attack|combat|all|remaining|units?|defending|attacking|please|then|and|"
+    r"location|zone\s+to|is|are|other|battles|attacks|every|each|any|rest)\b|"
+    r"[#():,;!.\-–—]|\d+", re.IGNORECASE)
+_TO = re.compile(r"\b(?:to|into)\b", re.IGNORECASE)
+_DESTINATION_END = re.compile(r"\b(?:after|if|when|unless|once|before)\b|[,;(.!]",
+                              re.IGNORECASE)
+_SKIP = frozenset({",", ";", ">", "->", "=>", "→", "/", "-", "then", "and", "first", "next",
+                   "last", "rest", "remaining", "all", "others", "other", "etc", "the", "."})
+
+
+def _scope(reader: Reader, line: int, text: str, rule: str) -> tuple[int | None, str | None]:
+    """The battle number and territory a special order is for ("battle #2 (Baltic SZ)")."""
+    number = None
+    m = _NUMBER.search(text)
+    if m is not None:
+        number = int(m.group(1))
+        text = text[:m.start()] + " " + text[m.end():]
+    written = " ".join(_SCOPE_NOISE.sub(" ", text).split())
+    if not written:
+        return number, None
+    return number, reader.place(line, written, rule)
+
+
+def _destination(reader: Reader, line: int, text: str, rule: str) -> str | None:
+    end = _DESTINATION_END.search(text)
+    written = (text[:end.start()] if end else text).strip()
+    written = re.sub(r"^(?:the|a)\s+", "", written, flags=re.IGNORECASE)
+    if not written:
+        return None
+    return reader.place(line, written, rule)
+
+
+def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | None:
+    """An order of loss; None (with an error) if its unit list cannot be read."""
+    mark = LOSS_MARK.search(text)
+    colon = text.find(":", mark.end() if mark else 0)
+    if colon < 0 and mark is None:
+        colon = text.find(":")
+    if colon >= 0:
+        scope, listing = text[:colon], text[colon + 1:]
+    elif mark is not None:
+        scope, listing = text[:mark.start()], text[mark.end():]
+    else:
+        scope, listing = "", text
+    number, territory = _scope(reader, line, LOSS_MARK.sub(" ", scope), ORDERS_OF_LOSS)
+    errors = reader.errors_on(line)
+    order = _loss_list(reader, line, tokenize(listing))
+    if reader.errors_on(line) > errors:
+        return None  # half an order of loss is no order: the defaults apply
+    if not order:
+        if reader.errors_on(line) == 0:
+            reader.error(line, ORDERS_OF_LOSS, "the order of loss lists no units",
+                         "list unit types, first lost first: OOL: INF, ARM, FTR, BMB")
+        return None
+    return SpecialOrderOfLoss(line, tuple(order), number, territory)
+
+
+def _loss_list(reader: Reader, line: int, toks: list[Token]) -> list[LossEntry]:
+    order: list[LossEntry] = []
+    i, n = 0, len(toks)
+    while i < n:
+        tok = toks[i]
+        if tok.low in _SKIP or tok.kind not in (NUM, WORD):
+            i += 1
+            continue
+        count = None
+        if tok.kind == NUM:
+            count = tok.value
+            i += 1
+        used, unit = reader.unit_word(toks, i, n)
+        if unit is None and i < n and toks[i].kind == WORD:
+            unit = reader.fuzzy_unit(line, toks[i], ORDERS_OF_LOSS)
+            used = 1
+        if unit is None:
+            if reader.errors_on(line) == 0:
+                reader.error(line, ORDERS_OF_LOSS, f"could not read {tok.text!r} as a unit",
+                             "list unit types, first lost first: OOL: TRN, SUB, FTR, AC, BB")
+            return order
+        order.append(LossEntry(unit, count))
+        i += used
+    return order
+
+
+def _split_to(text: str, mark: re.Match[str] | None) -> tuple[str, str] | None:
+    after = mark.end() if mark else 0
+    to = _TO.search(text, after)
+    if to is not None:
+        return text[:to.start()], text[to.end():]
+    colon = text.find(":", after)
+    if colon >= 0:
+        return text[:colon], text[colon + 1:]
+    return None
+
+
+def withdrawal(reader: Reader, line: int, text: str) -> SubWithdrawal | None:
+    """A sub withdrawal: "Battle #2: sub withdraws to Karelia SZ"."""
+    parts = _split_to(text, WITHDRAW_MARK.search(text))
+    if parts is None:
+        reader.error(line, SUB_WITHDRAWAL, "a sub withdrawal with no sea zone to withdraw to",
+                     "name the zone: Battle #2 (Baltic SZ): sub withdraws to Karelia SZ")
+        return None
+    number, territory = _scope(reader, line, parts[0], SUB_WITHDRAWAL)
+    to = _destination(reader, line, parts[1], SUB_WITHDRAWAL)
+    if to is None:
+        if reader.errors_on(line) == 0:
+            reader.error(line, SUB_WITHDRAWAL, "the sub withdrawal names no sea zone",
+                         "name the zone: sub withdraws to Karelia SZ")
+        return None
+    return SubWithdrawal(line, to, number, territory)
+
+
+def retreat(reader: Reader, line: int, text: str) -> Retreat | None:
+    """A retreat location: "Battle #1 W Europe: retreat to UK SZ"."""
+    parts = _split_to(text, RETREAT_MARK.search(text))
+    if parts is None:
+        reader.error(line, RETREATS, "a retreat with no place to retreat to",
+                     "name the place: Battle #1: retreat to UK SZ")
+        return None
+    number, territory = _scope(reader, line, parts[0], RETREATS)
+    to = _destination(reader, line, parts[1], RETREATS)
+    if to is None:
+        if reader.errors_on(line) == 0:
+            reader.error(line, RETREATS, "the retreat names no place",
+                         "name the place: retreat to UK SZ")
+        return None
+    return Retreat(line, to, number, territory)
