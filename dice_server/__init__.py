@@ -56,7 +56,8 @@ def mail_domain(config: Mapping[str, Any]) -> str:
 
 
 def register_blueprints(app: Flask) -> None:
-    from dice_server.web import api, auth, errors, games, health, public, roller, verify
+    from dice_server import marti
+    from dice_server.web import api, auth, errors, games, health, public, roller, tables, verify
     from dice_server.web.extensions import csrf, login_manager
 
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
@@ -65,9 +66,20 @@ def register_blueprints(app: Flask) -> None:
     csrf.init_app(app)
     login_manager.init_app(app)
     errors.init_app(app)
-    for blueprint in (health.bp, public.bp, api.bp, auth.bp, games.bp, roller.bp, verify.bp):
+    for blueprint in (
+        health.bp,
+        public.bp,
+        api.bp,
+        marti.bp,
+        auth.bp,
+        games.bp,
+        roller.bp,
+        verify.bp,
+        tables.bp,
+    ):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
+    csrf.exempt(marti.bp)
 
 
 def service_context() -> ServiceContext:

@@ -172,13 +172,18 @@ def ledger() -> None:
 
 
 @ledger.command("export")
-@click.argument("number", type=int)
+@click.argument("number", type=int, required=False)
+@click.option("--table", "table", type=int, help="Export TripleA table ID instead of a game.")
 @refusals
-def ledger_export(number: int) -> None:
-    """Print game NUMBER's ledger as JSON (the format of GET /api/v1/games/N/ledger)."""
+def ledger_export(number: int | None, table: int | None) -> None:
+    """Print game NUMBER's ledger (or a table's) as JSON, as GET /api/v1/games/N/ledger."""
     from dice_server.services.games import export_ledger
+    from dice_server.services.tables import export
 
-    emit(export_ledger(_ctx(), number, None))
+    if (number is None) == (table is None):
+        click.echo("error: give a game NUMBER or --table ID", err=True)
+        sys.exit(2)
+    emit(export(_ctx(), table) if table is not None else export_ledger(_ctx(), number or 0, None))
 
 
 @ledger.command("verify")
@@ -253,6 +258,53 @@ def outbox_deliver() -> None:
     click.echo(f"{len(report.sent)} sent, {len(report.failed)} failed", err=True)
     for message, error in report.failed.items():
         click.echo(f"{message}\t{error}")
+
+
+@main.group("table")
+def table_group() -> None:
+    """TripleA tables and the addresses that receive their dice."""
+
+
+@table_group.command("register")
+@click.argument("email")
+@refusals
+def table_register(email: str) -> None:
+    """Register EMAIL to receive TripleA rolls, confirmed at once (for operators)."""
+    from dice_server.services.addresses import register_now
+
+    address = register_now(_ctx(), email)
+    click.echo(f"{address} may receive TripleA dice", err=True)
+
+
+@main.group()
+def turn() -> None:
+    """Emailed turns."""
+
+
+def read_input(file: str) -> str:
+    if file == "-":
+        return sys.stdin.read()
+    try:
+        return Path(file).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        click.echo(f"error: cannot read {file}: {exc.strerror}", err=True)
+        sys.exit(2)
+
+
+@turn.command("check")
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="Print the versioned JSON report.")
+def turn_check(file: str, as_json: bool) -> None:
+    """Read an emailed turn (FILE, or - for stdin): the orders and every diagnostic.
+    Exits 1 when part of the turn could not be read."""
+    from adjudicator.notation import render_text, report
+
+    result = report(read_input(file))
+    if as_json:
+        click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        click.echo(render_text(result))
+    sys.exit(1 if result["summary"]["errors"] else 0)
 
 
 @main.group()

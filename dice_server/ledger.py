@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from dice_server import statements
 from dice_server.keys import Signer
-from dice_server.models import Game, LedgerEntry, SigningKey, utcnow
+from dice_server.models import Game, LedgerEntry, SigningKey, TableEntry, utcnow
 from dice_server.verifier import (
     FORMAT_VERSION,
     KINDS,
@@ -62,6 +62,11 @@ def head(session: Session, number: int) -> Head | None:
     return None if row is None else Head(row.seq, row.hash, row.at)
 
 
+def table_head(session: Session, table: int) -> Head | None:
+    row = session.connection().execute(statements.TABLE_HEAD, {"table": table}).first()
+    return None if row is None else Head(row.seq, row.hash, row.at)
+
+
 #: (database URL, key id) of keys known to be published in a committed transaction.
 _published: set[tuple[str, str]] = set()
 
@@ -98,9 +103,34 @@ def append(
     there, so dice exist only inside the append and a rolled-back transaction shows none.
     The caller must have locked the game with :func:`lock_game` in this transaction.
     """
+    return LedgerEntry(**_append(session, signer, now, "game", number, kind, build_data))
+
+
+def append_to_table(
+    session: Session,
+    signer: Signer,
+    now: datetime,
+    table: int,
+    kind: str,
+    build_data: DataBuilder,
+) -> TableEntry:
+    """Append to a TripleA table's ledger: the same format, with "table" for "game".
+    The caller must hold the table's row lock (or SQLite's write lock)."""
+    return TableEntry(**_append(session, signer, now, "table", table, kind, build_data))
+
+
+def _append(
+    session: Session,
+    signer: Signer,
+    now: datetime,
+    chain: str,
+    number: int,
+    kind: str,
+    build_data: DataBuilder,
+) -> dict[str, Any]:
     if kind not in KINDS:
         raise ValueError(f"unknown ledger kind {kind!r}")
-    last = head(session, number)
+    last = head(session, number) if chain == "game" else table_head(session, number)
     if last is None:
         seq, prev, at = 1, ZERO_HASH, now
     else:
@@ -108,7 +138,7 @@ def append(
         at = max(now.astimezone(UTC), parse_time(last.at).replace(tzinfo=UTC) + ONE_MICROSECOND)
     obj = {
         "v": FORMAT_VERSION,
-        "game": number,
+        chain: number,
         "seq": seq,
         "kind": kind,
         "at": format_time(at),
@@ -118,7 +148,7 @@ def append(
     body = canonical_json(obj)
     publish_key(session, signer)
     row = {
-        "game_number": number,
+        "game_number" if chain == "game" else "table_id": number,
         "seq": seq,
         "kind": kind,
         "at": obj["at"],
@@ -127,8 +157,9 @@ def append(
         "sig": signer.sign(body),
         "key_id": signer.key_id,
     }
-    session.connection().execute(statements.INSERT_ENTRY, row)
-    return LedgerEntry(**row)
+    insert = statements.INSERT_ENTRY if chain == "game" else statements.INSERT_TABLE_ENTRY
+    session.connection().execute(insert, row)
+    return row
 
 
 def entries(session: Session, number: int) -> list[LedgerEntry]:

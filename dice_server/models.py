@@ -217,3 +217,82 @@ class Throttle(Base):
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     window_start: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     count: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class DiceTable(Base):
+    """A TripleA "table": the ledger of rolls for one set of addresses (and, for the legacy
+    protocol, one game name). Open until a participant closes it; the next roll for the same
+    key then opens a new table."""
+
+    __tablename__ = "dice_tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    key: Mapped[str] = mapped_column(Text)
+    open_key: Mapped[str | None] = mapped_column(String(64), unique=True)
+    game_name: Mapped[str] = mapped_column(String(200))
+    protocol: Mapped[str] = mapped_column(String(8))
+    addresses: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(8), default="open")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class TableEntry(Base):
+    """One signed entry of a table's ledger (the same format as a game's, with "table" in
+    place of "game"). Append-only: triggers refuse UPDATE and DELETE."""
+
+    __tablename__ = "table_entries"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("dice_tables.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    at: Mapped[str] = mapped_column(String(27))
+    body: Mapped[bytes] = mapped_column(LargeBinary)
+    hash: Mapped[str] = mapped_column(String(64))
+    sig: Mapped[str] = mapped_column(String(88))
+    key_id: Mapped[str] = mapped_column(ForeignKey("signing_keys.key_id"))
+
+    def signed(self) -> dict[str, str]:
+        return {"body": self.body.decode("utf-8"), "sig": self.sig, "key": self.key_id}
+
+
+class TableSeed(Base):
+    """A table's dice seed, sealed at rest, committed by its first entry."""
+
+    __tablename__ = "table_seeds"
+    __table_args__ = (UniqueConstraint("table_id", "commitment_seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("dice_tables.id"), index=True)
+    commitment_seq: Mapped[int] = mapped_column(Integer)
+    commitment: Mapped[str] = mapped_column(String(64))
+    sealed: Mapped[bytes] = mapped_column(LargeBinary)
+    revealed_seq: Mapped[int | None] = mapped_column(Integer)
+
+
+class DiceAddress(Base):
+    """An address registered to receive TripleA rolls (a confirmed member's counts too)."""
+
+    __tablename__ = "dice_addresses"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(320))
+    email_key: Mapped[str] = mapped_column(String(320), unique=True)
+    confirmed: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AddressToken(Base):
+    """A one-time link mailed to an address: register it, or unregister it."""
+
+    __tablename__ = "address_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address_id: Mapped[int] = mapped_column(ForeignKey("dice_addresses.id"), index=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

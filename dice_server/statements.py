@@ -63,6 +63,17 @@ HEAD = (
     .limit(1)
 )
 
+table_entries = TABLES["table_entries"].c
+
+TABLE_HEAD = (
+    select(table_entries.seq, table_entries.hash, table_entries.at)
+    .where(table_entries.table_id == bindparam("table"))
+    .order_by(table_entries.seq.desc())
+    .limit(1)
+)
+
+INSERT_TABLE_ENTRY = insert(TABLES["table_entries"])
+
 ENTRY = select(TABLES["ledger_entries"]).where(
     entries.game_number == bindparam("number"), entries.seq == bindparam("seq")
 )

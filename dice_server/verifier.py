@@ -167,8 +167,8 @@ def dice_stream(seed: bytes, chain: int, seq: int, sides: int = 6) -> Iterator[i
     ``chain`` is the game number (or a TripleA table id). The i-th value yielded is the
     i-th die thrown in that entry, so a roll's dice are a pure function of (seed, chain, seq).
     """
-    if not 2 <= sides <= 2**32:
-        raise ValueError(f"a die must have 2 to 2**32 sides, not {sides}")
+    if not 1 <= sides <= 2**32:
+        raise ValueError(f"a die must have 1 to 2**32 sides, not {sides}")
     limit = (2**32 // sides) * sides
     counter = 0
     while True:

@@ -146,3 +146,36 @@ def battle(**overrides: Any) -> dict[str, Any]:
     }
     request.update(overrides)
     return request
+
+
+def mailed_text(ctx: Any, pattern: str) -> str:
+    """The first match of ``pattern`` in the text of the latest queued non-entry message
+    that has one (decoded as a mail client would: quoted-printable lines rejoined)."""
+    import email
+    import re
+    from email import policy
+    from email.message import EmailMessage
+
+    from sqlalchemy import select
+
+    from dice_server.db import reading
+    from dice_server.models import OutboxMessage
+
+    with reading(ctx.sessions) as session:
+        raws = (
+            session.execute(
+                select(OutboxMessage.raw)
+                .where(OutboxMessage.raw.is_not(None))
+                .order_by(OutboxMessage.id.desc())
+            )
+            .scalars()
+            .all()
+        )
+    for raw in raws:
+        msg = email.message_from_bytes(raw, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        body = msg.get_body(preferencelist=("plain",))
+        found = re.search(pattern, body.get_content() if body else "")
+        if found:
+            return found.group(1)
+    raise AssertionError(f"no queued message matches {pattern!r}")

@@ -238,6 +238,29 @@ def hidden(html: str, name: str) -> str:
     return match.group(1)
 
 
+def test_a_triplea_27_client_over_real_http(live: Live) -> None:
+    live.pbem("table", "register", "ger@example.org")
+    data = urllib.parse.urlencode(
+        {
+            "numdice": "4",
+            "numsides": "6",
+            "subject": "Live game:Germany attacks Karelia",
+            "roller": "ger@example.org",
+            "gm": "",
+        }
+    ).encode()
+    request = urllib.request.Request(
+        live.base + "/MARTI.php", data=data, headers={"User-Agent": "triplea/2.7.14"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        body = response.read().decode()
+    assert re.search(r"fatal error:(.*)!", body) is None
+    match = re.search(r"your dice are:\s*((?:\d+(?:,\d+)*)?)\s*<p>", body)
+    assert match is not None and len(match.group(1).split(",")) == 4
+    maildir = Path(live.env["PBEM_INSTANCE_PATH"]) / "maildir"
+    wait_for_mail(maildir, "Subject: [TripleA] Live game: Germany attacks Karelia (roll #2)")
+
+
 def test_a_member_in_the_browser(live: Live) -> None:
     """Register, confirm from the mail in the sink, log in, roll from the form, see the
     timeline, verify: issue 5's whole flow, over real HTTP."""

@@ -16,11 +16,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from dice_server.db import reading
-from dice_server.models import LedgerEntry, Member, OutboxMessage
+from dice_server.models import LedgerEntry, Member
 from dice_server.services import ServiceContext
 from dice_server.services.games import create_game
 from dice_server.services.members import add_member
-from tests.conftest import SteppingClock
+from tests.conftest import SteppingClock, mailed_text
 
 PASSWORD = "desert-fox-1942"
 
@@ -42,17 +42,7 @@ def alerts(html: str) -> list[str]:
 
 
 def mailed_link(ctx: ServiceContext, path: str) -> str:
-    with reading(ctx.sessions) as session:
-        raws = session.execute(
-            select(OutboxMessage.raw).where(OutboxMessage.raw.is_not(None))
-        ).scalars()
-        links = [
-            m.group(1).decode()
-            for raw in raws
-            if (m := re.search(rb"(/" + path.encode() + rb"/\S+)", raw or b""))
-        ]
-    assert links, f"no {path} link was mailed"
-    return links[-1]
+    return mailed_text(ctx, rf"https?://[^/\s]+(/{path}/\S+)")
 
 
 def entries(ctx: ServiceContext) -> int:

@@ -1,0 +1,109 @@
+"""Addresses registered to receive TripleA rolls. An address must prove it is its owner's
+(a one-time link mailed to it) before anyone can send it dice; so must its removal."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select, update
+
+from dice_server.db import writing
+from dice_server.errors import Conflict, NotFound, TooManyRequests
+from dice_server.models import AddressToken, DiceAddress, Member
+from dice_server.services import ServiceContext
+from dice_server.services.mailer import queue_mail
+from dice_server.services.members import hash_token, normalize_email
+from dice_server.services.throttle import take
+
+LINK_FOR = timedelta(hours=48)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def request_link(ctx: ServiceContext, email: str, purpose: str) -> None:
+    """Mail a one-time link that registers (``register``) or unregisters (``unregister``)
+    the address. Limited to three a day per address."""
+    address, key = normalize_email(email)
+    now = ctx.clock()
+    with writing(ctx.sessions) as session:
+        row = session.execute(
+            select(DiceAddress).where(DiceAddress.email_key == key)
+        ).scalar_one_or_none()
+        member = session.execute(
+            select(Member).where(Member.email_key == key, Member.confirmed.is_(True))
+        ).scalar_one_or_none()
+        if purpose == "register" and ((row and row.confirmed) or member):
+            raise Conflict(f"email: {address} can already receive dice", "email")
+        if purpose == "unregister" and not (row and row.confirmed):
+            raise NotFound(f"email: {address} is not registered here", "email")
+        if not take(session, f"address-link:{key}", 3, timedelta(days=1), now):
+            raise TooManyRequests("three links a day per address at most: check your inbox")
+        if row is None:
+            row = DiceAddress(email=address, email_key=key, confirmed=False)
+            session.add(row)
+            session.flush()
+        token = secrets.token_urlsafe(32)
+        session.add(
+            AddressToken(
+                address_id=row.id,
+                purpose=purpose,
+                token_hash=hash_token(token),
+                expires_at=now + LINK_FOR,
+            )
+        )
+        session.flush()
+        verb = "receive TripleA dice from" if purpose == "register" else "stop receiving dice from"
+        queue_mail(
+            session,
+            ctx,
+            now,
+            address,
+            f"Confirm: {address} to {verb} the PBEM dice server",
+            f"Open this link within 48 hours to {verb} this dice server:\n"
+            f"{ctx.base_url}/dice/{purpose}/{token}\n\nThe link works once. If you did not "
+            "ask for this, ignore the message.\n",
+        )
+
+
+def use_link(ctx: ServiceContext, token: str, purpose: str) -> str:
+    """Spend a link; returns the address it registered or unregistered."""
+    now = ctx.clock()
+    with writing(ctx.sessions) as session:
+        row = session.execute(
+            select(AddressToken).where(
+                AddressToken.token_hash == hash_token(token), AddressToken.purpose == purpose
+            )
+        ).scalar_one_or_none()
+        if row is None:
+            raise NotFound("this link is not valid: copy the whole link from the message")
+        if row.used_at is not None:
+            raise Conflict("this link was already used: each link works once")
+        if _aware(row.expires_at) <= now:
+            raise Conflict("this link has expired: ask for a new one")
+        spent = session.execute(
+            update(AddressToken)
+            .where(AddressToken.id == row.id, AddressToken.used_at.is_(None))
+            .values(used_at=now)
+        )
+        if spent.rowcount != 1:  # type: ignore[attr-defined]
+            raise Conflict("this link was already used: each link works once")
+        address = session.get_one(DiceAddress, row.address_id)
+        address.confirmed = purpose == "register"
+        return address.email
+
+
+def register_now(ctx: ServiceContext, email: str) -> str:
+    """For operators (`pbem table register`): the address is confirmed at once."""
+    address, key = normalize_email(email)
+    with writing(ctx.sessions) as session:
+        row = session.execute(
+            select(DiceAddress).where(DiceAddress.email_key == key)
+        ).scalar_one_or_none()
+        if row is None:
+            session.add(DiceAddress(email=address, email_key=key, confirmed=True))
+        else:
+            row.confirmed = True
+    return address

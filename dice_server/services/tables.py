@@ -1,0 +1,410 @@
+"""TripleA tables: rolls for TripleA clients, on the same ledger format, dice algorithm and
+signatures as league games (DESIGN.md, "Rolls outside a league game").
+
+A table is keyed by its set of addresses (and, for the legacy protocol, the game name; the
+current protocol sends none, so its tables are keyed by the unordered, case-folded address
+pair under "TripleA"). Every roll is a numbered entry: a reload-and-reroll shows as one more
+roll, in order. A participant may close a table, revealing its seed; the next roll for the
+same key opens a new table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from dice_server import dice, ledger, statements
+from dice_server.db import reading, writing
+from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests
+from dice_server.models import DiceAddress, DiceTable, Member, OutboxMessage, TableEntry
+from dice_server.services import ServiceContext
+from dice_server.services.members import normalize_email
+from dice_server.services.throttle import take
+from dice_server.verifier import parse_time
+
+MAX_DICE = 5000
+MAX_SIDES = 5000
+MAX_ADDRESSES = 10
+CURRENT_GAME_NAME = "TripleA"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Rolls allowed per address and per client in each window (held in the database, so
+    across workers). The defaults allow a TripleA player's bursts."""
+
+    per_address: int = 120
+    per_client: int = 600
+    window: timedelta = timedelta(minutes=1)
+
+
+@dataclass(frozen=True)
+class TripleaRoll:
+    """A roll request as a TripleA client sends it, checked."""
+
+    protocol: str
+    count: int
+    sides: int
+    to: tuple[str, ...]
+    cc: tuple[str, ...]
+    game_name: str
+    annotation: str
+
+    @property
+    def addresses(self) -> tuple[str, ...]:
+        seen: dict[str, str] = {}
+        for address in (*self.to, *self.cc):
+            seen.setdefault(address.casefold(), address)
+        return tuple(seen.values())
+
+    @property
+    def key(self) -> str:
+        folded = sorted({a.casefold() for a in self.addresses})
+        return json.dumps({"addresses": folded, "game": self.game_name}, sort_keys=True)
+
+
+def _clean(text: str, limit: int) -> str:
+    """One line of plain text: no control characters (they would break mail headers)."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())[:limit]
+
+
+def check_roll(
+    protocol: str, count: str, sides: str, to: list[str], cc: list[str], subject: str
+) -> TripleaRoll:
+    """Check the fields; errors name the field but never echo the subject."""
+    numbers = []
+    for name, raw, limit in (("numdice", count, MAX_DICE), ("numsides", sides, MAX_SIDES)):
+        if protocol == "current":
+            name = {"numdice": "times", "numsides": "max"}[name]
+        text = raw.strip()
+        if not text.isdigit() or not 1 <= int(text) <= limit:
+            raise InvalidRequest(f"{name} must be a whole number from 1 to {limit}", name)
+        numbers.append(int(text))
+    if not to:
+        raise InvalidRequest("no address to send the dice to", "roller")
+    if len(to) + len(cc) > MAX_ADDRESSES:
+        raise InvalidRequest(f"at most {MAX_ADDRESSES} addresses per roll", "roller")
+    checked_to = tuple(normalize_email(a, "roller")[0] for a in to)
+    checked_cc = tuple(normalize_email(a, "gm")[0] for a in cc)
+    game, _, annotation = subject.partition(":")
+    return TripleaRoll(
+        protocol=protocol,
+        count=numbers[0],
+        sides=numbers[1],
+        to=checked_to,
+        cc=checked_cc,
+        game_name=_clean(game, 200) or CURRENT_GAME_NAME,
+        annotation=_clean(annotation, 400),
+    )
+
+
+@dataclass(frozen=True)
+class TableRoll:
+    entry: TableEntry
+    table: DiceTable
+    dice: list[int]
+
+
+def registered(session: Session, addresses: tuple[str, ...]) -> list[str]:
+    """Those of ``addresses`` that may receive rolls (registered and confirmed, or a
+    confirmed member's)."""
+    keys = {a.casefold(): a for a in addresses}
+    found = set(
+        session.execute(
+            select(DiceAddress.email_key).where(
+                DiceAddress.email_key.in_(keys), DiceAddress.confirmed.is_(True)
+            )
+        ).scalars()
+    )
+    found |= set(
+        session.execute(
+            select(Member.email_key).where(Member.email_key.in_(keys), Member.confirmed.is_(True))
+        ).scalars()
+    )
+    return [keys[k] for k in keys if k in found]
+
+
+def _open_table(
+    session: Session, ctx: ServiceContext, request: TripleaRoll, now: datetime
+) -> DiceTable:
+    open_key = hashlib.sha256(request.key.encode()).hexdigest()
+    table = session.execute(
+        select(DiceTable).where(DiceTable.open_key == open_key).with_for_update()
+    ).scalar_one_or_none()
+    if table is not None:
+        return table
+    table = DiceTable(
+        public_id=secrets.token_urlsafe(16),
+        key=request.key,
+        open_key=open_key,
+        game_name=request.game_name,
+        protocol=request.protocol,
+        addresses=json.dumps(list(request.addresses)),
+    )
+    session.add(table)
+    session.flush()
+    _, commitment = dice.new_table_seed(session, ctx.keys.seed_box, table.id, 1)
+    genesis = ledger.append_to_table(
+        session,
+        ctx.keys.signer,
+        now,
+        table.id,
+        "genesis",
+        lambda _seq: {
+            "addresses": recorded(request.addresses),
+            "game_name": request.game_name,
+            "protocol": request.protocol,
+            "seed_commitment": commitment,
+        },
+    )
+    _queue(session, ctx, table, genesis, list(request.addresses), [], now)
+    return table
+
+
+def roll(ctx: ServiceContext, request: TripleaRoll, client: str, limits: Limits) -> TableRoll:
+    """Throw ``count`` dice of ``sides`` on the table of these addresses."""
+    try:
+        return _roll(ctx, request, client, limits)
+    except IntegrityError:
+        # Two first rolls for one key raced to open its table: the loser rolls on it now.
+        return _roll(ctx, request, client, limits)
+
+
+def _roll(ctx: ServiceContext, request: TripleaRoll, client: str, limits: Limits) -> TableRoll:
+    now = ctx.clock()
+    with writing(ctx.sessions) as session:
+        allowed = registered(session, request.addresses)
+        missing = [a for a in request.addresses if a not in allowed]
+        if missing:
+            raise Forbidden(
+                f"{missing[0]} is not registered to receive dice: register it at "
+                f"{ctx.base_url}/dice/register",
+                "roller",
+            )
+        for key, limit in [
+            *((f"triplea:address:{a.casefold()}", limits.per_address) for a in request.addresses),
+            (f"triplea:client:{client}", limits.per_client),
+        ]:
+            if not take(session, key, limit, limits.window, now):
+                raise TooManyRequests("too many rolls: wait a minute and roll again")
+        table = _open_table(session, ctx, request, now)
+        seed_row = dice.open_table_seed(session, table.id)
+        if seed_row is None:
+            raise Conflict(f"table {table.id} has no open seed")
+        thrown: list[int] = []
+
+        def build(seq: int) -> dict[str, Any]:
+            stream = dice.stream(ctx.keys.seed_box, seed_row, seq, request.sides)
+            thrown.extend(next(stream) for _ in range(request.count))
+            return {
+                "game_name": request.game_name,
+                "annotation": request.annotation,
+                "protocol": request.protocol,
+                "to": recorded(request.to),
+                "cc": recorded(request.cc),
+                "count": request.count,
+                "sides": request.sides,
+                "dice": list(thrown),
+            }
+
+        entry = ledger.append_to_table(session, ctx.keys.signer, now, table.id, "roll", build)
+        _queue(session, ctx, table, entry, list(request.to), list(request.cc), now)
+        return TableRoll(entry=entry, table=table, dice=thrown)
+
+
+def message_id(ctx: ServiceContext, entry: TableEntry) -> str:
+    return f"<{entry.hash[:24]}.table-{entry.table_id}.entry-{entry.seq}@{ctx.mail_domain}>"
+
+
+def _queue(
+    session: Session,
+    ctx: ServiceContext,
+    table: DiceTable,
+    entry: TableEntry,
+    to: list[str],
+    cc: list[str],
+    now: datetime,
+) -> None:
+    """One message to all the table's addresses, rendered now (its bytes are kept, so a
+    resend is identical) and delivered by the outbox like every other."""
+    data = json.loads(entry.body)["data"]
+    url = f"{ctx.base_url}/tables/{table.public_id}"
+    msg = EmailMessage()
+    msg["From"] = ctx.mail_from
+    msg["To"] = ", ".join(to)
+    if cc:
+        msg["Cc"] = ", ".join(cc)
+    if entry.kind == "roll":
+        what = data["annotation"] or "dice"
+        msg["Subject"] = f"[TripleA] {table.game_name}: {what} (roll #{entry.seq})"
+        lines = [
+            f"Game: {table.game_name}",
+            f"Annotation: {data['annotation']}",
+            f"Table {table.id}, roll #{entry.seq}, stamped {entry.at}",
+            f"{data['count']} dice of {data['sides']} sides, in the order thrown:",
+            "  " + ",".join(str(d) for d in data["dice"]),
+        ]
+    elif entry.kind == "genesis":
+        msg["Subject"] = f"[TripleA] {table.game_name}: table {table.id} opened"
+        lines = [
+            f"A dice table is open for {', '.join(to)}.",
+            f"Its dice seed is committed: {data['seed_commitment']}; it is revealed when a "
+            "participant closes the table, and then every die can be recomputed.",
+        ]
+    else:
+        msg["Subject"] = f"[TripleA] {table.game_name}: table {table.id} closed"
+        lines = [f"The table is closed; its seed is revealed: {data['seed']}."]
+    msg["Message-ID"] = message_id(ctx, entry)
+    msg["Date"] = format_datetime(parse_time(entry.at).replace(tzinfo=now.tzinfo))
+    lines += ["", f"Every roll of this table, in order, and its verification: {url}"]
+    msg.set_content("\n".join(lines) + "\n")
+    msg.add_attachment(
+        (json.dumps(entry.signed(), ensure_ascii=False, indent=1) + "\n").encode(),
+        maintype="application",
+        subtype="json",
+        filename=f"table-{table.id}-entry-{entry.seq}.json",
+    )
+    msg.set_boundary(f"=_pbem_{hashlib.sha256(msg['Message-ID'].encode()).hexdigest()[:32]}")
+    session.connection().execute(
+        statements.INSERT_OUTBOX,
+        {
+            "message_id": msg["Message-ID"],
+            "to_addrs": json.dumps(to),
+            "cc_addrs": json.dumps(cc),
+            "raw": msg.as_bytes(),
+            "status": "pending",
+            "attempts": 0,
+            "next_attempt_at": now,
+        },
+    )
+
+
+@dataclass(frozen=True)
+class TableRow:
+    seq: int
+    at: str
+    kind: str
+    annotation: str
+    dice: list[int]
+    sides: int
+    mail: str
+
+
+@dataclass(frozen=True)
+class TableView:
+    table: DiceTable
+    masked: list[str]
+    rows: list[TableRow]
+    signed: list[dict[str, str]]
+
+
+def mask(address: str) -> str:
+    local, _, domain = address.partition("@")
+    return f"{local[:1]}{'•' * 3}@{domain}"
+
+
+def address_digest(address: str) -> str:
+    """How a table's ledger names an address: a player can check his own (sha256 of the
+    case-folded address), while a ledger posted in a dispute shows nobody's."""
+    return hashlib.sha256(address.casefold().encode()).hexdigest()[:16]
+
+
+def recorded(addresses: tuple[str, ...]) -> list[str]:
+    return [f"{mask(a)} sha256:{address_digest(a)}" for a in addresses]
+
+
+def _by_public_id(session: Session, public_id: str) -> DiceTable:
+    table = session.execute(
+        select(DiceTable).where(DiceTable.public_id == public_id)
+    ).scalar_one_or_none()
+    if table is None:
+        raise NotFound("there is no such table: check the link in your roll mail")
+    return table
+
+
+def _entries(session: Session, table_id: int) -> list[TableEntry]:
+    return list(
+        session.execute(
+            select(TableEntry).where(TableEntry.table_id == table_id).order_by(TableEntry.seq)
+        ).scalars()
+    )
+
+
+def view(ctx: ServiceContext, public_id: str) -> TableView:
+    with reading(ctx.sessions) as session:
+        table = _by_public_id(session, public_id)
+        entries = _entries(session, table.id)
+        ids = [message_id(ctx, e) for e in entries]
+        mail = {
+            row.message_id: row.status + (f" ({row.last_error})" if row.last_error else "")
+            for row in session.execute(
+                select(OutboxMessage).where(OutboxMessage.message_id.in_(ids))
+            ).scalars()
+        }
+        rows = []
+        for entry, mid in zip(entries, ids, strict=True):
+            data = json.loads(entry.body)["data"]
+            rows.append(
+                TableRow(
+                    seq=entry.seq,
+                    at=entry.at,
+                    kind=entry.kind,
+                    annotation=data.get("annotation", ""),
+                    dice=data.get("dice", []),
+                    sides=data.get("sides", 0),
+                    mail=mail.get(mid, "not queued"),
+                )
+            )
+        return TableView(
+            table=table,
+            masked=[mask(a) for a in json.loads(table.addresses)],
+            rows=rows,
+            signed=[e.signed() for e in entries],
+        )
+
+
+def close(ctx: ServiceContext, public_id: str) -> TableEntry:
+    """Close the table: reveal its seed, so that every die of it can be recomputed."""
+    now = ctx.clock()
+    with writing(ctx.sessions) as session:
+        table = _by_public_id(session, public_id)
+        session.execute(select(DiceTable.id).where(DiceTable.id == table.id).with_for_update())
+        if table.status != "open":
+            raise Conflict("this table is already closed")
+        seed_row = dice.open_table_seed(session, table.id)
+        if seed_row is None:
+            raise Conflict("this table has no open seed")
+        seed = dice.unseal(ctx.keys.seed_box, seed_row)
+        entry = ledger.append_to_table(
+            session,
+            ctx.keys.signer,
+            now,
+            table.id,
+            "seed-reveal",
+            lambda _seq: {
+                "status": "closed",
+                "seed": seed.hex(),
+                "commitment_seq": seed_row.commitment_seq,
+            },
+        )
+        seed_row.revealed_seq = entry.seq
+        table.status, table.open_key, table.closed_at = "closed", None, now
+        _queue(session, ctx, table, entry, json.loads(table.addresses), [], now)
+        return entry
+
+
+def export(ctx: ServiceContext, table_id: int) -> dict[str, Any]:
+    with reading(ctx.sessions) as session:
+        if session.get(DiceTable, table_id) is None:
+            raise NotFound(f"there is no table {table_id}")
+        return {"entries": [e.signed() for e in _entries(session, table_id)]}
