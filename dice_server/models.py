@@ -181,6 +181,9 @@ class OutboxMessage(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
     game_number: Mapped[int | None] = mapped_column(ForeignKey("games.number"))
+    # A TripleA table's entry (dice_tables.id; no foreign key: SQLite adds the column
+    # in place, without rebuilding the table and its triggers).
+    table_id: Mapped[int | None] = mapped_column(Integer)
     entry_seq: Mapped[int | None] = mapped_column(Integer)
     to_addrs: Mapped[str] = mapped_column(Text)
     cc_addrs: Mapped[str] = mapped_column(Text, default="")

@@ -10,7 +10,7 @@ from datetime import UTC
 from email.message import EmailMessage
 from email.utils import format_datetime
 
-from dice_server.models import LedgerEntry, OutboxMessage
+from dice_server.models import DiceTable, LedgerEntry, OutboxMessage, TableEntry
 from dice_server.readable import describe, subject
 from dice_server.verifier import parse_time
 
@@ -38,13 +38,8 @@ def entry_message(
     obj = json.loads(entry.body)
     data, number, seq = obj["data"], entry.game_number, entry.seq
     msg = EmailMessage()
-    msg["From"] = head.sender
-    msg["To"] = ", ".join(json.loads(row.to_addrs))
-    if json.loads(row.cc_addrs or "[]"):
-        msg["Cc"] = ", ".join(json.loads(row.cc_addrs))
     msg["Subject"] = subject(number, seq, entry.kind, data)
-    msg["Message-ID"] = row.message_id
-    msg["Date"] = format_datetime(parse_time(entry.at).replace(tzinfo=UTC))
+    _envelope(msg, row, entry.at, head)
     if thread_root and thread_root != row.message_id:
         msg["In-Reply-To"] = thread_root
         msg["References"] = thread_root
@@ -68,7 +63,63 @@ def entry_message(
         subtype="json",
         filename=f"entry-{seq}.json",
     )
-    # A fixed boundary keeps a resend byte-identical. It derives from the entry's hash,
-    # which no text inside the entry can know in advance.
+    _fix_boundary(msg, row)
+    return msg
+
+
+def _fix_boundary(msg: EmailMessage, row: OutboxMessage) -> None:
+    """A fixed boundary keeps a resend byte-identical. It derives from the entry's hash,
+    which no text inside the entry can know in advance."""
     msg.set_boundary(f"=_pbem_{hashlib.sha256(row.message_id.encode()).hexdigest()[:32]}")
+
+
+def _envelope(msg: EmailMessage, row: OutboxMessage, at: str, head: Letterhead) -> None:
+    msg["From"] = head.sender
+    msg["To"] = ", ".join(json.loads(row.to_addrs))
+    if json.loads(row.cc_addrs or "[]"):
+        msg["Cc"] = ", ".join(json.loads(row.cc_addrs))
+    msg["Message-ID"] = row.message_id
+    msg["Date"] = format_datetime(parse_time(at).replace(tzinfo=UTC))
+
+
+def table_message(
+    row: OutboxMessage, table: DiceTable, entry: TableEntry, head: Letterhead
+) -> EmailMessage:
+    """A TripleA table's entry: the game name and annotation from the subject the client
+    sent, the table's sequence number, the roll time, the dice, the entry attached and the
+    table's page, which verifies it."""
+    data = json.loads(entry.body)["data"]
+    url = f"{head.base_url.rstrip('/')}/tables/{table.public_id}"
+    msg = EmailMessage()
+    if entry.kind == "roll":
+        msg["Subject"] = (
+            f"[TripleA] {table.game_name}: {data['annotation'] or 'dice'} (roll #{entry.seq})"
+        )
+        lines = [
+            f"Game: {table.game_name}",
+            f"Annotation: {data['annotation']}",
+            f"Table {table.id}, roll #{entry.seq}, stamped {entry.at}",
+            f"{data['count']} dice of {data['sides']} sides, in the order thrown:",
+            "  " + ",".join(str(d) for d in data["dice"]),
+        ]
+    elif entry.kind == "genesis":
+        msg["Subject"] = f"[TripleA] {table.game_name}: table {table.id} opened"
+        lines = [
+            f"A dice table is open for {', '.join(json.loads(row.to_addrs))}.",
+            f"Its dice seed is committed: {data['seed_commitment']}; it is revealed when a "
+            "participant closes the table, and then every die can be recomputed.",
+        ]
+    else:
+        msg["Subject"] = f"[TripleA] {table.game_name}: table {table.id} closed"
+        lines = [f"The table is closed; its seed is revealed: {data['seed']}."]
+    _envelope(msg, row, entry.at, head)
+    lines += ["", f"Every roll of this table, in order, and its verification: {url}"]
+    msg.set_content("\n".join(lines) + "\n")
+    msg.add_attachment(
+        (json.dumps(entry.signed(), ensure_ascii=False, indent=1) + "\n").encode(),
+        maintype="application",
+        subtype="json",
+        filename=f"table-{table.id}-entry-{entry.seq}.json",
+    )
+    _fix_boundary(msg, row)
     return msg

@@ -20,7 +20,7 @@ from dice_server import ledger, statements
 from dice_server.db import reading, writing
 from dice_server.errors import Conflict, NotFound
 from dice_server.ledger import DataBuilder
-from dice_server.models import LedgerEntry, OutboxMessage
+from dice_server.models import DiceTable, LedgerEntry, OutboxMessage, TableEntry
 from dice_server.services import ServiceContext
 
 
@@ -95,6 +95,8 @@ class Claimed:
     row: OutboxMessage
     entry: LedgerEntry | None
     thread_root: str | None
+    table: DiceTable | None = None
+    table_entry: TableEntry | None = None
 
 
 def due_ids(ctx: ServiceContext, now: datetime, batch: int) -> list[int]:
@@ -133,6 +135,13 @@ def claim(ctx: ServiceContext, message: int, now: datetime, lease: timedelta) ->
         if won.rowcount != 1:  # type: ignore[attr-defined]
             return None
         row = session.get_one(OutboxMessage, message)
+        if row.table_id is not None and row.entry_seq is not None:
+            entry = session.execute(
+                select(TableEntry).where(
+                    TableEntry.table_id == row.table_id, TableEntry.seq == row.entry_seq
+                )
+            ).scalar_one()
+            return Claimed(row, None, None, session.get_one(DiceTable, row.table_id), entry)
         if row.game_number is None or row.entry_seq is None:
             return Claimed(row, None, None)
         entries = session.execute(

@@ -15,8 +15,6 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email.message import EmailMessage
-from email.utils import format_datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -30,7 +28,6 @@ from dice_server.models import DiceAddress, DiceTable, Member, OutboxMessage, Ta
 from dice_server.services import ServiceContext
 from dice_server.services.members import normalize_email
 from dice_server.services.throttle import take
-from dice_server.verifier import parse_time
 
 MAX_DICE = 5000
 MAX_SIDES = 5000
@@ -235,53 +232,16 @@ def _queue(
     cc: list[str],
     now: datetime,
 ) -> None:
-    """One message to all the table's addresses, rendered now (its bytes are kept, so a
-    resend is identical) and delivered by the outbox like every other."""
-    data = json.loads(entry.body)["data"]
-    url = f"{ctx.base_url}/tables/{table.public_id}"
-    msg = EmailMessage()
-    msg["From"] = ctx.mail_from
-    msg["To"] = ", ".join(to)
-    if cc:
-        msg["Cc"] = ", ".join(cc)
-    if entry.kind == "roll":
-        what = data["annotation"] or "dice"
-        msg["Subject"] = f"[TripleA] {table.game_name}: {what} (roll #{entry.seq})"
-        lines = [
-            f"Game: {table.game_name}",
-            f"Annotation: {data['annotation']}",
-            f"Table {table.id}, roll #{entry.seq}, stamped {entry.at}",
-            f"{data['count']} dice of {data['sides']} sides, in the order thrown:",
-            "  " + ",".join(str(d) for d in data["dice"]),
-        ]
-    elif entry.kind == "genesis":
-        msg["Subject"] = f"[TripleA] {table.game_name}: table {table.id} opened"
-        lines = [
-            f"A dice table is open for {', '.join(to)}.",
-            f"Its dice seed is committed: {data['seed_commitment']}; it is revealed when a "
-            "participant closes the table, and then every die can be recomputed.",
-        ]
-    else:
-        msg["Subject"] = f"[TripleA] {table.game_name}: table {table.id} closed"
-        lines = [f"The table is closed; its seed is revealed: {data['seed']}."]
-    msg["Message-ID"] = message_id(ctx, entry)
-    msg["Date"] = format_datetime(parse_time(entry.at).replace(tzinfo=now.tzinfo))
-    lines += ["", f"Every roll of this table, in order, and its verification: {url}"]
-    msg.set_content("\n".join(lines) + "\n")
-    msg.add_attachment(
-        (json.dumps(entry.signed(), ensure_ascii=False, indent=1) + "\n").encode(),
-        maintype="application",
-        subtype="json",
-        filename=f"table-{table.id}-entry-{entry.seq}.json",
-    )
-    msg.set_boundary(f"=_pbem_{hashlib.sha256(msg['Message-ID'].encode()).hexdigest()[:32]}")
+    """One message to all the table's addresses, queued with the entry; the outbox renders
+    it at delivery from the immutable entry (dice_server.mail.compose.table_message)."""
     session.connection().execute(
         statements.INSERT_OUTBOX,
         {
-            "message_id": msg["Message-ID"],
+            "message_id": message_id(ctx, entry),
+            "table_id": table.id,
+            "entry_seq": entry.seq,
             "to_addrs": json.dumps(to),
             "cc_addrs": json.dumps(cc),
-            "raw": msg.as_bytes(),
             "status": "pending",
             "attempts": 0,
             "next_attempt_at": now,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import case, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from dice_server.models import Throttle
+from dice_server.models import Base, Throttle
 
 
 def _row(session: Session, key: str, now: datetime) -> Throttle:
@@ -33,13 +33,25 @@ def _current(row: Throttle, window: timedelta, now: datetime) -> int:
 
 
 def take(session: Session, key: str, limit: int, window: timedelta, now: datetime) -> bool:
-    """Count one use of ``key``; False (and nothing counted) once ``limit`` uses fell in
-    the current window."""
-    row = _row(session, key, now)
-    if _current(row, window, now) >= limit:
-        return False
-    row.count += 1
-    return True
+    """Count one use of ``key``: one atomic upsert that starts a new window when the last
+    one has passed. False once more than ``limit`` uses fell in the current window (refused
+    uses count too: hammering does not reopen the window)."""
+    table = Base.metadata.tables["throttles"]
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    expired = table.c.window_start <= now - window
+    statement = (
+        insert(table)
+        .values(key=key, window_start=now, count=1)
+        .on_conflict_do_update(
+            index_elements=[table.c.key],
+            set_={
+                "count": case((expired, 1), else_=table.c.count + 1),
+                "window_start": case((expired, now), else_=table.c.window_start),
+            },
+        )
+        .returning(table.c.count)
+    )
+    return int(session.execute(statement).scalar_one()) <= limit
 
 
 def exhausted(session: Session, key: str, limit: int, window: timedelta, now: datetime) -> bool:
