@@ -308,6 +308,31 @@ def turn_check(file: str, as_json: bool) -> None:
 
 
 @main.group()
+def battle() -> None:
+    """Replay battles from the recorded dice."""
+
+
+@battle.command("resolve")
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="Print the versioned JSON result.")
+def battle_resolve(file: str, as_json: bool) -> None:
+    """Resolve a battle (or a turn's battles) from FILE (- for stdin), round by round by the
+    orders of loss, with the pauses the rules require. Exits 1 on malformed input."""
+    from adjudicator.battle import resolve_json
+    from adjudicator.battle import render_text as render_battle
+
+    try:
+        result = resolve_json(json.loads(read_input(file)))
+    except json.JSONDecodeError as exc:
+        click.echo(f"error: {file} is not JSON: {exc.msg} at line {exc.lineno}", err=True)
+        sys.exit(1)
+    except ValueError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    click.echo(json.dumps(result, indent=2) if as_json else render_battle(result))
+
+
+@main.group()
 def keys() -> None:
     """The signing keys."""
 

@@ -179,3 +179,35 @@ def test_turn_check_reads_a_file_or_stdin(tmp_path: Path) -> None:
     assert unreadable.exit_code == 1 and "can never be a typographical error" in unreadable.stdout
     missing = runner.invoke(main, ["turn", "check", str(tmp_path / "none.txt")])
     assert missing.exit_code == 2 and "cannot read" in missing.stderr
+
+
+def test_battle_resolve_replays_the_recorded_dice(tmp_path: Path) -> None:
+    """IAAPA Default Orders of Loss, land defending: "INF, ARM, BMB, FTR"; a defending BMB
+    that can survive the round makes the attacker pause."""
+    doc = {
+        "version": 1,
+        "kind": "land",
+        "amphibious": 0,
+        "attacker": {"INF": 3, "ARM": 1},
+        "defender": {"INF": 2, "BMB": 1},
+        "rounds": [
+            {"attacker": {"INF": [1, 6, 6], "ARM": [2]}, "defender": {"INF": [2, 5], "BMB": [6]}}
+        ],
+    }
+    battle_file = tmp_path / "battle.json"
+    battle_file.write_text(json.dumps(doc))
+    runner = CliRunner()
+    result = runner.invoke(main, ["battle", "resolve", str(battle_file), "--json"])
+    assert result.exit_code == 0
+    out = json.loads(result.stdout)
+    (round_1,) = out["rounds"]
+    assert (round_1["attacker_hits"], round_1["defender_hits"]) == (2, 1)
+    assert round_1["defender_casualties"] == {"INF": 2}
+    assert round_1["attacker_casualties"] == {"INF": 1}
+    assert round_1["pause"]["reason"] == "bomber"
+    assert out["outcome"] == "continues"
+    text = runner.invoke(main, ["battle", "resolve", "-"], input=json.dumps(doc))
+    assert text.exit_code == 0 and "PAUSE" in text.stdout
+    bad = runner.invoke(main, ["battle", "resolve", "-"], input='{"version": 1, "kind": "x"}')
+    assert bad.exit_code == 1 and bad.stderr.startswith("error:")
+    assert runner.invoke(main, ["battle", "resolve", "-"], input="{").exit_code == 1
