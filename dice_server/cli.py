@@ -318,8 +318,8 @@ def battle() -> None:
 def battle_resolve(file: str, as_json: bool) -> None:
     """Resolve a battle (or a turn's battles) from FILE (- for stdin), round by round by the
     orders of loss, with the pauses the rules require. Exits 1 on malformed input."""
-    from adjudicator.battle import resolve_json
     from adjudicator.battle import render_text as render_battle
+    from adjudicator.battle import resolve_json
 
     try:
         result = resolve_json(json.loads(read_input(file)))
