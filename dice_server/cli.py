@@ -104,6 +104,21 @@ def member_add(email: str, name: str, confirmed: bool, role: str) -> None:
     click.echo(made.token)
 
 
+@member.command("password")
+@click.argument("email")
+@refusals
+def member_password(email: str) -> None:
+    """Set a member's password for the pages (read from standard input, never an argument)."""
+    from dice_server.services.accounts import set_password
+
+    if sys.stdin.isatty():
+        password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    else:
+        password = sys.stdin.readline().rstrip("\n")
+    member = set_password(_ctx(), email, password)
+    click.echo(f"password set for {member.email}", err=True)
+
+
 @main.group()
 def game() -> None:
     """League games."""

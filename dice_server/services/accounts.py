@@ -223,6 +223,18 @@ def reset_password(ctx: ServiceContext, token: str, password: str) -> Member:
     return member
 
 
+def set_password(ctx: ServiceContext, email: str, password: str) -> Member:
+    """For operators (`pbem member password`): set a member's password directly."""
+    check_password(password)
+    _, key = normalize_email(email)
+    with writing(ctx.sessions) as session:
+        member = session.execute(select(Member).where(Member.email_key == key)).scalar_one_or_none()
+        if member is None:
+            raise NotFound(f"email: no member with the address {email}", "email")
+        member.password_hash = generate_password_hash(password, method="scrypt")
+        return member
+
+
 def regenerate_token(ctx: ServiceContext, member_id: int) -> str:
     """A new API token, shown this once; the old one stops working at once."""
     token = secrets.token_urlsafe(32)

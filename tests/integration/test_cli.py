@@ -211,3 +211,33 @@ def test_battle_resolve_replays_the_recorded_dice(tmp_path: Path) -> None:
     bad = runner.invoke(main, ["battle", "resolve", "-"], input='{"version": 1, "kind": "x"}')
     assert bad.exit_code == 1 and bad.stderr.startswith("error:")
     assert runner.invoke(main, ["battle", "resolve", "-"], input="{").exit_code == 1
+
+
+def test_member_password_from_stdin(pbem: Pbem, tmp_path: Path) -> None:
+    pbem("member", "add", "law@example.org", "--name", "Law", "--role", "minister", "--confirmed")
+    runner = CliRunner(
+        env={
+            "PBEM_INSTANCE_PATH": str(tmp_path / "inst"),
+            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+        }
+    )
+    if PG_URL:
+        pytest.skip("the pbem fixture's database is PostgreSQL here")
+    short = runner.invoke(main, ["member", "password", "law@example.org"], input="short\n")
+    assert short.exit_code == 1 and "10 to 200 characters" in short.stderr
+    done = runner.invoke(
+        main, ["member", "password", "law@example.org"], input="a-long-enough-password\n"
+    )
+    assert done.exit_code == 0 and done.stdout == ""
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(tmp_path / "inst"),
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+        }
+    )
+    from dice_server.services.accounts import authenticate
+
+    member = authenticate(
+        app.extensions["pbem"], "law@example.org", "a-long-enough-password", "test"
+    )
+    assert member.is_minister
