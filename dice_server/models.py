@@ -118,28 +118,22 @@ class SigningKey(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class Seed(Base):
-    """A game's dice seed, sealed at rest, committed by the entry at ``commitment_seq``."""
-
-    __tablename__ = "seeds"
-    __table_args__ = (UniqueConstraint("game_number", "commitment_seq"),)
+class SeedFields:
+    """A dice seed, sealed at rest, committed by the entry at ``commitment_seq`` of its
+    ledger, revealed by the entry at ``revealed_seq``."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    game_number: Mapped[int] = mapped_column(ForeignKey("games.number"), index=True)
     commitment_seq: Mapped[int] = mapped_column(Integer)
     commitment: Mapped[str] = mapped_column(String(64))
     sealed: Mapped[bytes] = mapped_column(LargeBinary)
     revealed_seq: Mapped[int | None] = mapped_column(Integer)
 
 
-class LedgerEntry(Base):
-    """One signed entry. Append-only: triggers in the database refuse UPDATE and DELETE."""
-
-    __tablename__ = "ledger_entries"
-    __table_args__ = (UniqueConstraint("game_number", "seq"),)
+class SignedEntryFields:
+    """One signed entry of a ledger (a game's or a table's): the exact body bytes, their
+    hash (the next entry's ``prev``) and signature."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    game_number: Mapped[int] = mapped_column(ForeignKey("games.number"))
     seq: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(16))
     at: Mapped[str] = mapped_column(String(27))
@@ -151,6 +145,24 @@ class LedgerEntry(Base):
     def signed(self) -> dict[str, str]:
         """The entry as exported and mailed: exact body text, signature, key id."""
         return {"body": self.body.decode("utf-8"), "sig": self.sig, "key": self.key_id}
+
+
+class Seed(SeedFields, Base):
+    """A game's dice seed."""
+
+    __tablename__ = "seeds"
+    __table_args__ = (UniqueConstraint("game_number", "commitment_seq"),)
+
+    game_number: Mapped[int] = mapped_column(ForeignKey("games.number"), index=True)
+
+
+class LedgerEntry(SignedEntryFields, Base):
+    """One entry of a game's ledger. Append-only: triggers refuse UPDATE and DELETE."""
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (UniqueConstraint("game_number", "seq"),)
+
+    game_number: Mapped[int] = mapped_column(ForeignKey("games.number"))
 
 
 class IdempotencyKey(Base):
@@ -241,39 +253,23 @@ class DiceTable(Base):
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
-class TableEntry(Base):
-    """One signed entry of a table's ledger (the same format as a game's, with "table" in
-    place of "game"). Append-only: triggers refuse UPDATE and DELETE."""
+class TableEntry(SignedEntryFields, Base):
+    """One entry of a table's ledger (the same format as a game's, with "table" in place
+    of "game"). Append-only: triggers refuse UPDATE and DELETE."""
 
     __tablename__ = "table_entries"
     __table_args__ = (UniqueConstraint("table_id", "seq"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("dice_tables.id"))
-    seq: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(16))
-    at: Mapped[str] = mapped_column(String(27))
-    body: Mapped[bytes] = mapped_column(LargeBinary)
-    hash: Mapped[str] = mapped_column(String(64))
-    sig: Mapped[str] = mapped_column(String(88))
-    key_id: Mapped[str] = mapped_column(ForeignKey("signing_keys.key_id"))
-
-    def signed(self) -> dict[str, str]:
-        return {"body": self.body.decode("utf-8"), "sig": self.sig, "key": self.key_id}
 
 
-class TableSeed(Base):
-    """A table's dice seed, sealed at rest, committed by its first entry."""
+class TableSeed(SeedFields, Base):
+    """A table's dice seed, committed by its first entry."""
 
     __tablename__ = "table_seeds"
     __table_args__ = (UniqueConstraint("table_id", "commitment_seq"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("dice_tables.id"), index=True)
-    commitment_seq: Mapped[int] = mapped_column(Integer)
-    commitment: Mapped[str] = mapped_column(String(64))
-    sealed: Mapped[bytes] = mapped_column(LargeBinary)
-    revealed_seq: Mapped[int | None] = mapped_column(Integer)
 
 
 class DiceAddress(Base):

@@ -4,7 +4,7 @@ mailed links, API tokens, and the Minister of Law's role."""
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -22,6 +22,7 @@ from dice_server.errors import (
 )
 from dice_server.models import EmailToken, Member
 from dice_server.services import ServiceContext
+from dice_server.services.links import spend
 from dice_server.services.mailer import queue_mail
 from dice_server.services.members import hash_token, normalize_email
 from dice_server.services.throttle import exhausted, take, wait_left
@@ -35,10 +36,6 @@ LOGIN_FAILURES_PER_ADDRESS = 5
 LOGIN_FAILURES_PER_CLIENT = 30
 # Checked against when the address is unknown, so that a wrong address takes as long.
 _DUMMY_HASH = generate_password_hash("not a password of anyone", method="scrypt")
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def check_password(password: str, field: str = "password") -> None:
@@ -93,21 +90,36 @@ def register(ctx: ServiceContext, email: str, name: str, password: str) -> Membe
         raise Conflict(f"email: {address} is already registered", "email") from None
 
 
+def _mail_link(
+    session: Session,
+    ctx: ServiceContext,
+    member: Member,
+    purpose: str,
+    now: datetime,
+    subject: str,
+    text: str,
+) -> None:
+    """Make a one-time link and queue it to the member; ``text`` holds ``{link}``."""
+    lifetime = CONFIRM_FOR if purpose == "confirm" else RESET_FOR
+    row, token = _new_link(member, purpose, lifetime, now)
+    session.add(row)
+    session.flush()
+    link = f"{ctx.base_url}/{purpose}/{token}"
+    queue_mail(session, ctx, now, member.email, subject, text.format(link=link))
+
+
 def _send_confirmation(
     session: Session, ctx: ServiceContext, member: Member, now: datetime
 ) -> None:
-    row, token = _new_link(member, "confirm", CONFIRM_FOR, now)
-    session.add(row)
-    session.flush()
-    queue_mail(
+    _mail_link(
         session,
         ctx,
+        member,
+        "confirm",
         now,
-        member.email,
         "Confirm your address for the PBEM dice server",
         f"Hello {member.name},\n\nconfirm your address by opening this link within 48 hours:\n"
-        f"{ctx.base_url}/confirm/{token}\n\nThe link works once. If you did not register, "
-        "ignore this message.\n",
+        "{link}\n\nThe link works once. If you did not register, ignore this message.\n",
     )
 
 
@@ -122,36 +134,12 @@ def resend_confirmation(ctx: ServiceContext, member_id: int) -> None:
         _send_confirmation(session, ctx, member, now)
 
 
-def _use_link(ctx: ServiceContext, token: str, purpose: str) -> tuple[Member, datetime]:
-    """Spend a one-time link: a conditional UPDATE, so two uses at once cannot both win."""
-    now = ctx.clock()
-    digest = hash_token(token)
-    with writing(ctx.sessions) as session:
-        row = session.execute(
-            select(EmailToken).where(EmailToken.token_hash == digest, EmailToken.purpose == purpose)
-        ).scalar_one_or_none()
-        if row is None:
-            raise NotFound("this link is not valid: copy the whole link from the message")
-        if row.used_at is not None:
-            raise Conflict("this link was already used: each link works once")
-        if _aware(row.expires_at) <= now:
-            raise Conflict("this link has expired: ask for a new one")
-        spent = session.execute(
-            update(EmailToken)
-            .where(EmailToken.id == row.id, EmailToken.used_at.is_(None))
-            .values(used_at=now)
-        )
-        if spent.rowcount != 1:  # type: ignore[attr-defined]
-            raise Conflict("this link was already used: each link works once")
-        return session.get_one(Member, row.member_id), now
-
-
 def confirm(ctx: ServiceContext, token: str) -> Member:
-    member, _ = _use_link(ctx, token, "confirm")
     with writing(ctx.sessions) as session:
-        session.execute(update(Member).where(Member.id == member.id).values(confirmed=True))
-    member.confirmed = True
-    return member
+        link = spend(session, EmailToken, token, "confirm", ctx.clock())
+        member = session.get_one(Member, link.member_id)
+        member.confirmed = True
+        return member
 
 
 def authenticate(ctx: ServiceContext, email: str, password: str, client: str) -> Member:
@@ -196,31 +184,25 @@ def request_reset(ctx: ServiceContext, email: str) -> None:
             return
         if not take(session, f"reset-mail:{member.id}", 3, timedelta(hours=1), now):
             return
-        row, token = _new_link(member, "reset", RESET_FOR, now)
-        session.add(row)
-        session.flush()
-        queue_mail(
+        _mail_link(
             session,
             ctx,
+            member,
+            "reset",
             now,
-            member.email,
             "Reset your password for the PBEM dice server",
             f"Hello {member.name},\n\nchoose a new password within the hour at:\n"
-            f"{ctx.base_url}/reset/{token}\n\nIf you did not ask for this, ignore it: your "
-            "password is unchanged.\n",
+            "{link}\n\nIf you did not ask for this, ignore it: your password is unchanged.\n",
         )
 
 
 def reset_password(ctx: ServiceContext, token: str, password: str) -> Member:
     check_password(password)
-    member, _ = _use_link(ctx, token, "reset")
     with writing(ctx.sessions) as session:
-        session.execute(
-            update(Member)
-            .where(Member.id == member.id)
-            .values(password_hash=generate_password_hash(password, method="scrypt"))
-        )
-    return member
+        link = spend(session, EmailToken, token, "reset", ctx.clock())
+        member = session.get_one(Member, link.member_id)
+        member.password_hash = generate_password_hash(password, method="scrypt")
+        return member
 
 
 def set_password(ctx: ServiceContext, email: str, password: str) -> Member:

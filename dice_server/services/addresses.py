@@ -4,23 +4,20 @@
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from dice_server.db import writing
 from dice_server.errors import Conflict, NotFound, TooManyRequests
 from dice_server.models import AddressToken, DiceAddress, Member
 from dice_server.services import ServiceContext
+from dice_server.services.links import spend
 from dice_server.services.mailer import queue_mail
 from dice_server.services.members import hash_token, normalize_email
 from dice_server.services.throttle import take
 
 LINK_FOR = timedelta(hours=48)
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def request_link(ctx: ServiceContext, email: str, purpose: str) -> None:
@@ -70,27 +67,9 @@ def request_link(ctx: ServiceContext, email: str, purpose: str) -> None:
 
 def use_link(ctx: ServiceContext, token: str, purpose: str) -> str:
     """Spend a link; returns the address it registered or unregistered."""
-    now = ctx.clock()
     with writing(ctx.sessions) as session:
-        row = session.execute(
-            select(AddressToken).where(
-                AddressToken.token_hash == hash_token(token), AddressToken.purpose == purpose
-            )
-        ).scalar_one_or_none()
-        if row is None:
-            raise NotFound("this link is not valid: copy the whole link from the message")
-        if row.used_at is not None:
-            raise Conflict("this link was already used: each link works once")
-        if _aware(row.expires_at) <= now:
-            raise Conflict("this link has expired: ask for a new one")
-        spent = session.execute(
-            update(AddressToken)
-            .where(AddressToken.id == row.id, AddressToken.used_at.is_(None))
-            .values(used_at=now)
-        )
-        if spent.rowcount != 1:  # type: ignore[attr-defined]
-            raise Conflict("this link was already used: each link works once")
-        address = session.get_one(DiceAddress, row.address_id)
+        link = spend(session, AddressToken, token, purpose, ctx.clock())
+        address = session.get_one(DiceAddress, link.address_id)
         address.confirmed = purpose == "register"
         return address.email
 
