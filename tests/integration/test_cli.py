@@ -241,3 +241,44 @@ def test_member_password_from_stdin(pbem: Pbem, tmp_path: Path) -> None:
         app.extensions["pbem"], "law@example.org", "a-long-enough-password", "test"
     )
     assert member.is_minister
+
+
+def test_position_initial_and_declarations_checked_against_it(tmp_path: Path) -> None:
+    """IAAPA Error Correction II: "If a player makes a CDE by sending more than the available
+    number of attacking units from the same territory into multiple battles, ALL battles
+    involving the affected units from that attacking territory will be considered null and
+    void"."""
+    runner = CliRunner()
+    initial = runner.invoke(main, ["position", "initial"])
+    assert initial.exit_code == 0
+    position = json.loads(initial.stdout)
+    assert position["banks"] == {"USSR": 24, "Germany": 32, "UK": 30, "Japan": 25, "USA": 36}
+    saved = tmp_path / "position.json"
+    saved.write_text(initial.stdout)
+    good = tmp_path / "good.txt"
+    good.write_text(
+        "USSR 1 precombat\nAttack #1 - East Europe (3 INF, 1 ARM, 1 FTR)\n"
+        "Kar 3 INF, 1 ARM\nKar 1 FTR (land Karelia)\n"
+    )
+    result = runner.invoke(main, ["turn", "check", str(good), "--position", str(saved), "--json"])
+    assert result.exit_code == 0, result.stdout
+    assert json.loads(result.stdout)["summary"]["errors"] == 0
+    bad = tmp_path / "bad.txt"
+    bad.write_text(
+        "USSR 1 precombat\nAttack #1 - East Europe (3 INF, 1 ARM, 1 FTR)\n"
+        "Kar 3 INF, 1 ARM\nAttack #2 - Ukraine (3 INF, 2 ARM, 1 FTR)\nKar 1 INF\n"
+    )
+    result = runner.invoke(main, ["turn", "check", str(bad), "--initial", "--json"])
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["void_battles"] == [1, 2]
+    assert {d["code"] for d in report["diagnostics"] if d["severity"] == "error"} == {
+        "over-committed"
+    }
+    # Without a position, nothing about the board is claimed.
+    plain = runner.invoke(main, ["turn", "check", str(bad), "--json"])
+    assert plain.exit_code == 0 and "void_battles" not in json.loads(plain.stdout)
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({**position, "version": 9}))
+    refused = runner.invoke(main, ["turn", "check", str(good), "--position", str(broken)])
+    assert refused.exit_code == 2 and "error: the position" in refused.stderr

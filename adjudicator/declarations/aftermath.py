@@ -1,0 +1,253 @@
+"""What the orders of a turn say the mover's units are at its end, as far as they can say.
+
+A post-combat email gives results, non-combat moves and placements; the combat moves are in
+the pre-combat email before it, and casualties are often not written. So each space's units
+are known within bounds: ``lo`` to ``hi`` of each type (``hi`` None: no upper bound). Units no
+order touches are exactly where they were; a battle whose survivors are not written leaves 0
+up to every attacker; without the pre-combat turn, any unit that could attack may have left.
+A map update agreeing with these bounds agrees with the orders (IAAPA Error Correction V).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from adjudicator.declarations.geometry import movement_of
+from adjudicator.declarations.plan import build
+from adjudicator.declarations.sites import locate
+from adjudicator.notation.model import Battle, BattleKind, BattleResult, Outcome, Turn, Units
+from adjudicator.position.model import CARGO, EMPTY, Position, count_of
+from adjudicator.powers import Power
+from adjudicator.units import Domain, UnitType
+
+Key = tuple[str, UnitType]
+STAY = frozenset({UnitType.AA, UnitType.IC})
+"""Units that never take part in a combat move (IAAPA AA Guns; complexes never move)."""
+
+
+@dataclass
+class Expectation:
+    """Bounds on the mover's units in every space after its turn, and what the orders did.
+
+    ``base`` is the mover's units at the start of the turn; ``spans`` maps each space an
+    order touched to each unit type's ``[lo, hi]`` there (``hi`` None: unbounded). With
+    ``loose`` (combat moves unknown) any unit but an AA gun or complex may have left a space.
+    """
+
+    power: Power
+    base: Mapping[str, Units]
+    loose: bool = False
+    spans: dict[str, dict[UnitType, list[int | None]]] = field(default_factory=dict)
+    moves: dict[Key, list[int]] = field(default_factory=lambda: defaultdict(list))
+    """Lines of non-combat moves into or out of each space, per unit type."""
+    placed: dict[Key, list[int]] = field(default_factory=lambda: defaultdict(list))
+    captured: dict[str, int] = field(default_factory=dict)
+    """Land taken this turn, with the line saying so."""
+    cleared: set[str] = field(default_factory=set)
+    """Sea zones whose battle the mover won."""
+    damage: dict[str, int] = field(default_factory=dict)
+    """Bombing raid damage by target territory."""
+    landings: list[tuple[str, UnitType, int, str]] = field(default_factory=list)
+    """Planes' landing places written in the combat moves: (battle, unit, count, place)."""
+
+    def _start(self, unit: UnitType, count: int) -> list[int | None]:
+        return [0 if self.loose and unit not in STAY else count, count]
+
+    def _span(self, space: str, unit: UnitType) -> list[int | None]:
+        per_space = self.spans.get(space)
+        if per_space is None:
+            per_space = self.spans[space] = {
+                u: self._start(u, n) for u, n in self.base.get(space, EMPTY).counts}
+        span = per_space.get(unit)
+        if span is None:
+            span = per_space[unit] = [0, 0]
+        return span
+
+    def add(self, space: str, unit: UnitType, lo: int, hi: int | None) -> None:
+        """``lo`` to ``hi`` more ``unit`` in ``space``."""
+        span = self._span(space, unit)
+        span[0] = (span[0] or 0) + lo
+        before = span[1]
+        span[1] = None if before is None or hi is None else before + hi
+
+    def take(self, space: str, unit: UnitType, count: int) -> None:
+        """``count`` ``unit`` leave ``space``."""
+        span = self._span(space, unit)
+        span[0] = max(0, (span[0] or 0) - count)
+        before = span[1]
+        span[1] = None if before is None else max(0, before - count)
+
+    def touched(self, space: str) -> bool:
+        """Whether any order moved units into or out of ``space``."""
+        return space in self.spans
+
+    def types(self, space: str) -> set[UnitType]:
+        """The unit types the orders say anything about in ``space``."""
+        if space in self.spans:
+            return set(self.spans[space])
+        return {u for u, _ in self.base.get(space, EMPTY).counts}
+
+    def bounds(self, space: str, unit: UnitType) -> tuple[int, int | None]:
+        """The bounds on ``unit`` in ``space``."""
+        per_space = self.spans.get(space)
+        if per_space is None:
+            start = count_of(self.base.get(space, EMPTY), unit)
+            lo, hi = self._start(unit, start)
+            return lo or 0, hi
+        span = per_space.get(unit)
+        if span is None:
+            return 0, 0
+        return span[0] or 0, span[1]
+
+
+def _result_for(battle: Battle, results: tuple[BattleResult, ...]) -> BattleResult | None:
+    for result in results:
+        if result.number == battle.number and (
+                result.territory in (None, battle.territory)):
+            return result
+    for result in results:
+        if result.number is None and result.territory == battle.territory:
+            return result
+    return None
+
+
+def _arrive(exp: Expectation, space: str, attackers: Units, result: BattleResult | None,
+            walk_in: bool) -> None:
+    """The attackers of a battle in ``space`` after it, by its result."""
+    outcome = result.outcome if result is not None else None
+    if walk_in or outcome is Outcome.WALKED_IN:
+        for unit, n in attackers:
+            exp.add(space, unit, n, n)
+        return
+    if outcome in (Outcome.WON, Outcome.RETREATED) and result is not None and result.survivors:
+        where = result.retreat_to or space
+        for unit, n in result.survivors:
+            exp.add(where, unit, n, n)
+        return
+    where = result.retreat_to if result is not None and result.retreat_to else space
+    for unit, n in attackers:
+        lost_on_land = outcome in (Outcome.LOST, Outcome.BOTH_DESTROYED) and \
+            unit.stats.domain is not Domain.AIR
+        if not lost_on_land:
+            exp.add(where, unit, 0, n)
+
+
+def _combat_known(exp: Expectation, position: Position, battles: Turn, turn: Turn) -> None:
+    """The combat moves of ``battles`` (a pre-combat turn) and their results in ``turn``."""
+    movement = movement_of(position, exp.power)
+    sites, _ = locate(battles, movement)
+    plan = build(sites, movement)
+    for site in sites:
+        lifts = [lf for lf in plan.lifts if lf.site.number == site.number]
+        support = next((lf.unload for lf in lifts if lf.unload is not None), None)
+        attackers = Units()
+        for sortie in (s for s in plan.sorties if s.site.number == site.number):
+            if sortie.place is None:
+                continue
+            for unit, n in sortie.origin.units:
+                exp.take(sortie.place, unit, n)
+                if site.is_sea and unit in CARGO:
+                    exp.add(site.space, unit, 0, n)  # aboard, if the transports survive
+                elif not site.is_sea and unit.stats.domain is Domain.SEA:
+                    exp.add(support or sortie.place, unit, n, n)  # a support shot
+                else:
+                    attackers = attackers + Units.of({unit: n})
+                if unit.stats.domain is Domain.AIR and sortie.origin.lands is not None:
+                    exp.landings.append((site.space, unit, n, sortie.origin.lands))
+        for lift in lifts:
+            if lift.zone is None:
+                continue
+            exp.take(lift.zone, UnitType.TRN, lift.count)
+            if site.is_sea:
+                attackers = attackers + Units.of({UnitType.TRN: lift.count})
+            elif lift.unload is not None:
+                fought = movement.blocked(lift.unload)
+                exp.add(lift.unload, UnitType.TRN, 0 if fought else lift.count, lift.count)
+        battle = site.battle
+        result = _result_for(battle, turn.results)
+        walk_in = battle.kind is BattleKind.WALK_IN
+        _arrive(exp, site.space, attackers, result, walk_in)
+        _outcome(exp, site.space, site.is_sea, result, walk_in, battle.line)
+
+
+def _outcome(exp: Expectation, space: str, is_sea: bool, result: BattleResult | None,
+             walk_in: bool, line: int) -> None:
+    won = walk_in or (result is not None and result.outcome in (Outcome.WON,
+                                                                 Outcome.WALKED_IN))
+    if result is not None and result.outcome is Outcome.RAIDED and result.damage:
+        exp.damage[space] = result.damage
+    if not won:
+        return
+    if is_sea:
+        exp.cleared.add(space)
+    else:
+        exp.captured[space] = result.line if result is not None else line
+
+
+def _combat_unknown(exp: Expectation, position: Position, turn: Turn) -> None:
+    """No combat moves known (``exp.loose``): each result's place holds its survivors, or
+    any number when they are not written."""
+    for result in turn.results:
+        if result.territory is None:
+            continue
+        where = result.retreat_to or result.territory
+        for unit, n in result.survivors:
+            exp.add(where, unit, n, None)
+        if not result.survivors:
+            for unit in UnitType:
+                if unit not in STAY:
+                    exp.add(where, unit, 0, None)
+        is_sea = position.board.territories[result.territory].is_sea
+        _outcome(exp, result.territory, is_sea, result, False, result.line)
+
+
+def _non_combat(exp: Expectation, position: Position, turn: Turn) -> None:
+    movement = movement_of(position, exp.power)
+    for move in turn.moves:
+        if move.origin is None:
+            continue
+        for unit, n in move.units:
+            exp.take(move.origin, unit, n)
+            exp.add(move.destination, unit, n, n)
+            exp.moves[(move.origin, unit)].append(move.line)
+            exp.moves[(move.destination, unit)].append(move.line)
+        boats = count_of(move.transports, UnitType.TRN)
+        zones = [p for p in move.via if movement.is_sea(p)]
+        if boats and zones:
+            end = zones[-1]
+            exp.take(zones[0], UnitType.TRN, boats)
+            exp.add(end, UnitType.TRN, boats, boats)
+            exp.moves[(zones[0], UnitType.TRN)].append(move.line)
+            exp.moves[(end, UnitType.TRN)].append(move.line)
+    for placement in turn.placements:
+        for unit, n in placement.units:
+            exp.add(placement.place, unit, n, n)
+            exp.placed[(placement.place, unit)].append(placement.line)
+
+
+def expect(position: Position, power: Power, turn: Turn,
+           precombat: Turn | None) -> Expectation:
+    """Bounds on ``power``'s units after the post-combat orders of ``turn``, from
+    ``position`` at the start of its turn and its combat moves ``precombat`` (if known)."""
+    known = precombat is not None and bool(precombat.battles)
+    exp = Expectation(power, position.holdings(power), loose=not known and bool(turn.results))
+    if precombat is not None and precombat.battles:
+        _combat_known(exp, position, precombat, turn)
+    elif turn.results:
+        _combat_unknown(exp, position, turn)
+    _non_combat(exp, position, turn)
+    _land(exp)
+    return exp
+
+
+def _land(exp: Expectation) -> None:
+    """Planes the non-combat moves leave at their battle land where the combat move said
+    ("Kar 2 FTR (land Karelia)"): a written landing is an order too."""
+    for space, unit, count, place in exp.landings:
+        lo, hi = exp.bounds(space, unit)
+        flying = min(count, hi if hi is not None else count)
+        if flying > 0 and place != space:
+            exp.take(space, unit, flying)
+            exp.add(place, unit, min(lo, flying), flying)

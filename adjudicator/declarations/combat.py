@@ -1,0 +1,67 @@
+"""The combat declaration check: every battle of a pre-combat turn against the board, before
+any die is rolled.
+
+IAAPA Error Correction II: "A player must declare all combat prior to rolling any dice. The
+exact number and type of attacking units, along with their country/territory or sea zone of
+origin, must be listed for each declared combat. If any of this information is incorrect, it
+is considered a CDE, and the entire battle is null and void and no portion of the results may
+stand." Checked here, in order: where each battle is (:mod:`.sites`), that its units are at
+their origins and not sent twice (:mod:`.origins`), that they can fight and reach it
+(:mod:`.reach`), the transports (:mod:`.transports`), the planes' range and landing
+(:mod:`.landing`) and the listed defenders (:mod:`.defenders`).
+"""
+
+from __future__ import annotations
+
+from adjudicator.declarations.defenders import check_defenders
+from adjudicator.declarations.findings import PRECOMBAT_RULE, Code, Finding, warning
+from adjudicator.declarations.geometry import movement_of
+from adjudicator.declarations.landing import check_landing
+from adjudicator.declarations.origins import check_origins
+from adjudicator.declarations.plan import build
+from adjudicator.declarations.reach import check_reach
+from adjudicator.declarations.sites import locate
+from adjudicator.declarations.transports import check_transports
+from adjudicator.notation.model import Severity, Turn
+from adjudicator.position.model import Position
+from adjudicator.position.serialize import POWER_NAMES
+from adjudicator.powers import Power
+
+
+def attacker(turn: Turn, position: Position) -> Power:
+    """The power making the attacks: the one the email names, else the one to move."""
+    return turn.power or position.to_move
+
+
+def check_declarations(turn: Turn, position: Position, *,
+                       power: Power | None = None) -> tuple[Finding, ...]:
+    """Every finding about ``turn``'s combat declarations against ``position`` (the board at
+    the start of the attacker's turn), in the order of the email's lines. The attacker is
+    ``power``, else the power the email names, else the one to move."""
+    if not turn.battles:
+        return ()
+    power = power or attacker(turn, position)
+    found: list[Finding] = []
+    if power is not position.to_move:
+        found.append(warning(
+            0, PRECOMBAT_RULE,
+            f"the email is {POWER_NAMES[power]}'s turn, but the position has "
+            f"{POWER_NAMES[position.to_move]} to move: the declarations are checked as "
+            f"{POWER_NAMES[power]}'s", "check the position or the turn's title",
+            Code.WRONG_POWER))
+    movement = movement_of(position, power)
+    sites, located = locate(turn, movement)
+    plan = build(sites, movement)
+    found.extend(located)
+    found.extend(check_origins(plan, movement))
+    found.extend(check_reach(plan, movement))
+    found.extend(check_transports(plan, movement))
+    found.extend(check_landing(plan, movement))
+    found.extend(check_defenders(plan, movement))
+    return tuple(sorted(found, key=lambda f: f.line))
+
+
+def void_battles(findings: tuple[Finding, ...]) -> tuple[int, ...]:
+    """The battles a combat declaration error voids, by number."""
+    return tuple(sorted({n for f in findings if f.severity is Severity.ERROR
+                         for n in f.battles}))

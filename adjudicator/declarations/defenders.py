@@ -1,0 +1,94 @@
+"""Listed defenders: optional, but exactly right when given.
+
+IAAPA Error Correction II: "The attacker, at his discretion, may list all the defending units
+and the defending territory or alternatively, may list only the defending territory, as the
+defending units are what they are. If any defending units are listed, then they must be 100%
+correct. If any of this information is incorrect, it is considered a CDE". Among its examples:
+"incorrect number of defending units ... note: defending AA guns must be listed only when
+attacking air is involved".
+
+So an AA gun left out is an error only when planes attack; an AA gun listed that is not there
+is always one. Complexes never fight: leaving one out is no error, listing a missing one is.
+At sea, land units aboard transports are cargo and never fight [SPEC p.13,16]: the same holds.
+A walk-in lists no defenders ("WI": "an empty enemy or neutral territory"); a bombing raid's
+only defender is the AA gun.
+"""
+
+from __future__ import annotations
+
+from adjudicator.declarations.findings import CDE, VOID_SUGGESTION, Code, Finding, error
+from adjudicator.declarations.geometry import Movement
+from adjudicator.declarations.plan import Plan, Site
+from adjudicator.notation.model import BattleKind, Units
+from adjudicator.position.model import count_of
+from adjudicator.units import UnitType
+
+U = UnitType
+LAND_FIGHTERS = frozenset({U.INF, U.ARM, U.FTR, U.BMB})
+SEA_FIGHTERS = frozenset({U.TRN, U.SUB, U.AC, U.BB, U.FTR})
+CARGO = frozenset({U.INF, U.ARM, U.AA})
+
+
+def must_list(kind: BattleKind, is_sea: bool, air_attacks: bool) -> tuple[frozenset[UnitType],
+                                                                          frozenset[UnitType]]:
+    """The unit types a defender listing must give exactly, and those it may leave out (but
+    never over-count)."""
+    if kind is BattleKind.RAID:
+        return frozenset({U.AA}), frozenset(UnitType) - {U.AA}
+    if is_sea:
+        return SEA_FIGHTERS, CARGO
+    aa = frozenset({U.AA})
+    if air_attacks:
+        return LAND_FIGHTERS | aa, frozenset({U.IC})
+    return LAND_FIGHTERS, aa | {U.IC}
+
+
+def mismatches(listed: Units, present: Units, kind: BattleKind, is_sea: bool,
+               air_attacks: bool) -> list[str]:
+    """What is wrong with ``listed`` defenders against those ``present`` (empty: right)."""
+    if listed == present:
+        return []
+    exact, _ = must_list(kind, is_sea, air_attacks)
+    said_all, there_all = dict(listed.counts), dict(present.counts)
+    wrong = []
+    for unit in UnitType:
+        said, there = said_all.get(unit, 0), there_all.get(unit, 0)
+        if said != there and (unit in exact or said > there):
+            wrong.append(f"{said} {unit.value} listed, {there} there")
+    return wrong
+
+
+def air_attacks(plan: Plan, site: Site) -> bool:
+    """Whether planes attack in the battle at ``site``."""
+    return any(count_of(s.fighting, U.FTR) or count_of(s.fighting, U.BMB)
+               for s in plan.sorties if s.site.number == site.number)
+
+
+def check_defenders(plan: Plan, movement: Movement) -> list[Finding]:
+    """An error for every battle whose listed defenders are not exactly those there."""
+    found: list[Finding] = []
+    power = plan.power
+    for site in plan.sites:
+        battle = site.battle
+        listed = battle.defenders
+        if listed is None:
+            continue
+        present = movement.position.enemy_units(site.space, power)
+        planes = air_attacks(plan, site)
+        wrong = mismatches(listed, present, battle.kind, site.is_sea, planes)
+        if not wrong:
+            continue
+        line = battle.line if battle.defender is not None or battle.total is None \
+            else battle.total.line
+        said = "a walk-in (no defenders)" if battle.kind is BattleKind.WALK_IN and not listed \
+            else f"defenders listed as {listed}"
+        aa = (count_of(present, U.AA) and not count_of(listed, U.AA) and planes
+              and battle.kind is not BattleKind.WALK_IN)
+        note = "; an AA gun must be listed when planes attack" if aa else ""
+        found.append(error(
+            line, CDE,
+            f"{site.name}: {said}, but {site.space} holds {present or 'no enemy units'} "
+            f"({'; '.join(wrong)}){note}",
+            "list the defenders exactly, or list only the territory (then nothing about them "
+            f"can be wrong); {VOID_SUGGESTION}", Code.DEFENDERS_WRONG, (site.number,)))
+    return found

@@ -1,0 +1,224 @@
+"""Are the attacking units where the orders say, and is nothing sent twice?
+
+IAAPA Error Correction II: "The exact number and type of attacking units, along with their
+country/territory or sea zone of origin, must be listed for each declared combat. If any of
+this information is incorrect, it is considered a CDE ... If a player makes a CDE by sending
+more than the available number of attacking units from the same territory into multiple
+battles, ALL battles involving the affected units from that attacking territory will be
+considered null and void". And the exception: "if it is clear from the combat orders where
+the battle is to occur, and what units are involved, and the units are 100% correct, then no
+CDE can be called" (the submarine example: a single possible unit).
+
+Transports are counted per zone: the same transports may fight the sea battle that clears a
+zone and carry the assault unloading from it, but "Any given transport may only unload into
+one amphibious assault" (Rules Clarifications, Transport Unloading).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from adjudicator.declarations.findings import (
+    CDE,
+    TRANSPORT_UNLOADING,
+    VOID_SUGGESTION,
+    Code,
+    Finding,
+    error,
+    warning,
+)
+from adjudicator.declarations.geometry import Movement
+from adjudicator.declarations.plan import Plan, Site, Sortie
+from adjudicator.declarations.reach import can_reach
+from adjudicator.position.model import count_of
+from adjudicator.units import UnitType
+
+
+@dataclass(frozen=True)
+class Demand:
+    """``count`` units of one type drawn from one origin for one battle, on ``line``."""
+
+    site: Site
+    line: int
+    count: int
+
+
+def _sites(demands: list[Demand]) -> tuple[int, ...]:
+    return tuple(sorted({d.site.number for d in demands}))
+
+
+def _names(demands: list[Demand]) -> str:
+    seen: dict[int, str] = {}
+    for d in demands:
+        seen.setdefault(d.site.number, d.site.name)
+    return ", ".join(seen[n] for n in sorted(seen))
+
+
+class OriginCheck:
+    """Collects every battle's demand on every origin, then rules on it."""
+
+    def __init__(self, plan: Plan, movement: Movement) -> None:
+        self.plan = plan
+        self.movement = movement
+        self.position = movement.position
+        self.power = plan.power
+        self.found: list[Finding] = []
+        self.units: dict[tuple[str, UnitType], list[Demand]] = defaultdict(list)
+        self.named: dict[tuple[str, UnitType], int] = defaultdict(int)
+
+    def have(self, place: str, unit: UnitType) -> int:
+        """How many ``unit`` the attacker has in ``place`` at the start of the turn."""
+        return count_of(self.position.units_of(place, self.power), unit)
+
+    def run(self) -> list[Finding]:
+        """Every finding about origins, in the order of the lines."""
+        drawn = [(s, u, n) for s in self.plan.sorties for u, n in s.fighting
+                 if u is not UnitType.TRN or s.site.is_sea]
+        for sortie, unit, count in drawn:
+            if sortie.place is not None:
+                self.named[(sortie.place, unit)] += count
+        for sortie, unit, count in drawn:
+            self._locate(sortie, unit, count)
+        for (place, unit), demands in self.units.items():
+            if unit is not UnitType.TRN:
+                self._total(place, unit, demands)
+        self._transports()
+        return self.found
+
+    def _locate(self, sortie: Sortie, unit: UnitType, count: int) -> None:
+        """File the demand under its origin, or under the one place intent makes clear."""
+        place = sortie.place
+        if place is not None and self.have(place, unit):
+            self.units[(place, unit)].append(Demand(sortie.site, sortie.line, count))
+            return
+        clear = self._intent(sortie, unit, count)
+        site = sortie.site
+        if clear is not None:
+            self.units[(clear, unit)].append(Demand(site, sortie.line, count))
+            stated = f"from {place}" if place else "with no origin"
+            self.found.append(warning(
+                sortie.line, CDE,
+                f"{site.name}: {count} {unit.value} listed {stated}; the attacker's only "
+                f"{unit.value} on the board not listed elsewhere are in {clear}, and can "
+                f"reach the battle, so the intent is clear and no CDE can be called; read as "
+                f"from {clear}",
+                f'write the origin as {clear} to avoid a dispute: "{clear} {count} '
+                f'{unit.value}"', Code.INTENT_CLEAR, (site.number,)))
+            return
+        if place is None:
+            self.found.append(error(
+                sortie.line, CDE,
+                f"{site.name}: {count} {unit.value} have no territory or sea zone of origin",
+                f"list where the units start, e.g. \"<origin> {count} {unit.value}\"; "
+                f"{VOID_SUGGESTION}", Code.ORIGIN_NOT_LISTED, (site.number,)))
+            return
+        self.found.append(error(
+            sortie.line, CDE,
+            f"{site.name}: {count} {unit.value} listed from {place}, where the attacker "
+            f"has no {unit.value}", f"correct the origin or the units; {VOID_SUGGESTION}",
+            Code.NOT_AT_ORIGIN, (site.number,)))
+
+    def _intent(self, sortie: Sortie, unit: UnitType, count: int) -> str | None:
+        """The single place the listed units can only have come from, if there is one.
+
+        As in the rule's example ("There is only 1 German sub on the board"), the attacker's
+        units of the type anywhere on the board, less those other lines name, must all be in
+        one place, be enough, and be able to reach the battle; units of one type in one place
+        are interchangeable, so which of them is meant does not matter."""
+        candidates = []
+        for place, units in self.position.spaces_of(self.power):
+            spare = count_of(units, unit) - self.named.get((place, unit), 0)
+            if place != sortie.place and spare > 0:
+                candidates.append((place, spare))
+        if len(candidates) != 1 or candidates[0][1] < count:
+            return None
+        place = candidates[0][0]
+        return place if can_reach(self.movement, unit, place, sortie.site.space) else None
+
+    def _total(self, place: str, unit: UnitType, demands: list[Demand]) -> None:
+        have = self.have(place, unit)
+        total = sum(d.count for d in demands)
+        if total <= have:
+            return
+        battles = _sites(demands)
+        if len(battles) == 1:
+            site = demands[0].site
+            self.found.append(error(
+                demands[0].line, CDE,
+                f"{site.name}: {total} {unit.value} listed from {place}, which holds "
+                f"{have}", f"list the {unit.value} {place} holds; {VOID_SUGGESTION}",
+                Code.NOT_AT_ORIGIN, battles))
+            return
+        sums = " + ".join(str(d.count) for d in demands)
+        for number in battles:
+            mine = [d for d in demands if d.site.number == number]
+            self.found.append(error(
+                min(d.line for d in mine), CDE,
+                f"{mine[0].site.name}: {place} holds {have} {unit.value}, but {sums} = {total} "
+                f"are sent from it into {_names(demands)}: every battle using them is void",
+                "send no more units from a territory than it holds; an over-committed "
+                "territory voids ALL battles using its units (Error Correction II)",
+                Code.OVER_COMMITTED, battles))
+
+    def _transports(self) -> None:
+        """Transports per starting zone: carrying assaults, and fighting sea battles."""
+        carrying: dict[str, dict[object, list[Demand]]] = defaultdict(lambda: defaultdict(list))
+        fighting: dict[str, dict[str, list[Demand]]] = defaultdict(lambda: defaultdict(list))
+        for lift in self.plan.lifts:
+            if lift.zone is None:
+                continue
+            demand = Demand(lift.site, lift.line, lift.count)
+            if lift.site.is_sea:
+                fighting[lift.zone][lift.site.space].append(demand)
+            else:
+                key: object = lift.unload if lift.unload is not None else ("line", lift.line)
+                carrying[lift.zone][key].append(demand)
+        for (place, unit), demands in self.units.items():
+            if unit is UnitType.TRN:
+                for d in demands:
+                    fighting[place][d.site.space].append(d)
+        for zone in sorted(set(carrying) | set(fighting)):
+            self._zone(zone, carrying.get(zone, {}), fighting.get(zone, {}))
+
+    def _zone(self, zone: str, carrying: dict[object, list[Demand]],
+              fighting: dict[str, list[Demand]]) -> None:
+        have = self.have(zone, UnitType.TRN)
+        used = 0
+        for key, demands in carrying.items():
+            used += max(sum(d.count for d in demands),
+                        sum(d.count for d in fighting.get(key, [])) if isinstance(key, str)
+                        else 0)
+        used += sum(sum(d.count for d in ds) for key, ds in fighting.items()
+                    if key not in carrying)
+        if used <= have:
+            return
+        everything = [d for ds in (*carrying.values(), *fighting.values()) for d in ds]
+        battles = _sites(everything)
+        assaults = sorted({d.site.number for ds in carrying.values() for d in ds})
+        if len(battles) == 1:
+            d = everything[0]
+            code = Code.NOT_ENOUGH_TRANSPORTS if carrying else Code.NOT_AT_ORIGIN
+            self.found.append(error(
+                d.line, CDE,
+                f"{d.site.name}: {used} TRN needed from {zone}, which holds {have}: not "
+                "enough transports", f"list only transports that are there; {VOID_SUGGESTION}",
+                code, battles))
+            return
+        two = len(assaults) > 1
+        rule = f"{TRANSPORT_UNLOADING}; {CDE}" if two else CDE
+        why = ("; any given transport may only unload into one amphibious assault" if two
+               else "")
+        for number in battles:
+            mine = [d for d in everything if d.site.number == number]
+            self.found.append(error(
+                min(d.line for d in mine), rule,
+                f"{mine[0].site.name}: {zone} holds {have} TRN, but {used} are sent from it into "
+                f"{_names(everything)}{why}: every battle using them is void",
+                "give each assault its own transports, no more than the zone holds",
+                Code.TRANSPORT_TWO_ASSAULTS if two else Code.OVER_COMMITTED, battles))
+
+
+def check_origins(plan: Plan, movement: Movement) -> list[Finding]:
+    """Findings on where the attacking units and transports come from."""
+    return OriginCheck(plan, movement).run()

@@ -1,0 +1,107 @@
+"""A whole turn email checked against the board: what ``pbem turn check FILE --json
+--position FILE`` prints.
+
+The report is the notation's version-1 report (:func:`adjudicator.notation.report`) with the
+board's findings added to its ``diagnostics`` (same shape; a finding about battles also has
+``"battles": [n, ...]``) and its ``summary`` recounted, plus two keys (adding keys keeps the
+version): ``"void_battles"``, the battles a combat declaration error voids (IAAPA Error
+Correction II), and, when post-combat orders were applied, ``"computed_counts"``, the mover's
+``{"power", "territories", "ipcs"}`` in the position they leave.
+
+Which position each part is checked against: combat moves against ``position`` (the start of
+the attacker's turn); post-combat orders against the same position, with the email's own
+combat moves when they come first (one whole turn in one email), else with ``precombat`` (the
+pre-combat email of that turn) when given. When the post-combat orders come first (a USA
+post-combat and a USSR pre-combat sent together), the combat moves are checked against the
+position those orders leave, as the next power's when the same player moves it (an email
+names one power; the USA-USSR turn is one player's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.declarations.combat import check_declarations, void_battles
+from adjudicator.declarations.counts import check_counts
+from adjudicator.declarations.discrepancies import apply_post_combat
+from adjudicator.declarations.findings import Finding
+from adjudicator.names import Names
+from adjudicator.notation.jsonreport import turn_report
+from adjudicator.notation.model import Turn
+from adjudicator.notation.parser import parse
+from adjudicator.position.model import Position
+from adjudicator.position.serialize import POWER_NAMES
+from adjudicator.powers import Power
+
+
+@dataclass(frozen=True)
+class TurnCheck:
+    """A turn checked against the board: the findings, the battles they void, and the
+    position the turn leaves (``position`` unchanged if it has no post-combat orders)."""
+
+    turn: Turn
+    findings: tuple[Finding, ...]
+    position: Position
+    mover: Power | None = None
+    """The power whose post-combat orders were applied (None if there were none)."""
+
+    @property
+    def void_battles(self) -> tuple[int, ...]:
+        """Numbers of the battles a combat declaration error voids."""
+        return void_battles(self.findings)
+
+
+def _first_line(turn: Turn) -> int:
+    lines = [x.line for group in (turn.results, turn.moves, turn.placements, turn.map,
+                                  turn.counts) for x in group]
+    return min(lines, default=0)
+
+
+def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None) -> TurnCheck:
+    """``turn`` checked against ``position``, the start of the turn it belongs to."""
+    post = bool(turn.results or turn.moves or turn.placements or turn.map or turn.counts)
+    if not post:
+        return TurnCheck(turn, check_declarations(turn, position), position)
+    whole = bool(turn.battles) and min(b.line for b in turn.battles) < _first_line(turn)
+    found: list[Finding] = []
+    if whole:
+        found.extend(check_declarations(turn, position))
+    applied = apply_post_combat(position, turn, precombat=turn if whole else precombat)
+    found.extend(applied.findings)
+    found.extend(check_counts(applied.position, applied.power, turn.counts))
+    if turn.battles and not whole:
+        after = applied.position
+        same_player = after.to_move.alliance is applied.power.alliance
+        found.extend(check_declarations(turn, after,
+                                        power=after.to_move if same_player else None))
+    ordered = tuple(sorted(found, key=lambda f: f.line))
+    return TurnCheck(turn, ordered, applied.position, applied.power)
+
+
+def check_report(text: str, position: Position, *, precombat: str | None = None,
+                 names: Names | None = None) -> dict[str, Any]:
+    """The turn report of ``text`` with the findings against ``position`` added.
+
+    ``precombat`` is the text of the same turn's pre-combat email, for a post-combat email
+    whose combat moves it does not repeat (optional: without it, the map update is weighed
+    against the post-combat orders alone)."""
+    turn = parse(text, names=names)
+    before = parse(precombat, names=names) if precombat is not None else None
+    checked = check_turn(turn, position, precombat=before)
+    report = turn_report(turn)
+    diagnostics = report["diagnostics"] + [f.as_report() for f in checked.findings]
+    report["diagnostics"] = sorted(diagnostics, key=lambda d: d["line"])
+    report["summary"] = {
+        "errors": sum(d["severity"] == "error" for d in diagnostics),
+        "warnings": sum(d["severity"] == "warning" for d in diagnostics),
+        "infos": sum(d["severity"] == "info" for d in diagnostics),
+    }
+    report["void_battles"] = list(checked.void_battles)
+    if checked.mover is not None:
+        mover = checked.mover
+        report["computed_counts"] = {
+            "power": POWER_NAMES[mover],
+            "territories": checked.position.territory_count(mover),
+            "ipcs": checked.position.ipc_count(mover)}
+    return report

@@ -1,0 +1,364 @@
+"""A position: who holds what, where, with how much money, between two turns.
+
+A :class:`Position` is the board between turns: every power's units in every territory and sea
+zone, the owner of every land territory, each power's IPCs in hand (the bank) and its
+technologies, the round and the power to move. It is immutable; the ``with_*`` methods return a
+new position. Places are the board's canonical names (classic.xml's); land units in a sea zone
+are cargo aboard transports, fighters in a sea zone are aboard carriers.
+
+The territory and IPC counts are those a player declares at the end of a turn ("UK 30/$32",
+IAAPA Declaration and Battle Resolution Procedures, Post Combat Orders): the land territories a
+power controls and their income value. Income is collected only while the power holds its
+capital (IAAPA Rules Clarifications, Income Collection and Spending: "Any country that ends its
+turn with possession of its capital collects income").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from adjudicator.boards import Board, BoardError
+from adjudicator.notation.model import Units
+from adjudicator.powers import TURN_ORDER, Alliance, Power
+from adjudicator.units import Technology, UnitType
+
+
+class PositionError(ValueError):
+    """A position that cannot be (a ship on land, an owned sea zone, an unknown place ...)."""
+
+
+EMPTY = Units()
+"""No units."""
+
+def count_of(units: Units, unit: UnitType) -> int:
+    """How many ``unit`` are in ``units`` (``units[unit]``, without building a dict: the
+    checks ask this thousands of times a turn)."""
+    for have, n in units.counts:
+        if have is unit:
+            return n
+    return 0
+
+
+PowerUnits = Mapping[Power, Units]
+"""The units each power has in one space (powers with none are absent)."""
+
+
+def _frozen_units(units: Mapping[str, Mapping[Power, Units]]) -> Mapping[str, PowerUnits]:
+    cleaned: dict[str, PowerUnits] = {}
+    for space in sorted(units):
+        per_power = {p: u for p, u in sorted(units[space].items(), key=lambda i: i[0].value)
+                     if u}
+        if per_power:
+            cleaned[space] = MappingProxyType(per_power)
+    return MappingProxyType(cleaned)
+
+
+@dataclass(frozen=True)
+class Position:
+    """Units, ownership, banks and technologies between two turns; build with :meth:`of`.
+
+    ``owners`` maps each owned land territory to its owner (an unowned neutral is absent);
+    ``units`` maps a space to the units each power has there; ``bank`` is each power's IPCs in
+    hand; ``to_move`` is the power whose turn comes next, in ``round``.
+    """
+
+    board: Board
+    round: int
+    to_move: Power
+    owners: Mapping[str, Power]
+    units: Mapping[str, PowerUnits]
+    bank: Mapping[Power, int]
+    technologies: Mapping[Power, frozenset[Technology]]
+
+    @classmethod
+    def of(
+        cls,
+        board: Board,
+        *,
+        round: int = 1,
+        to_move: Power = Power.USSR,
+        owners: Mapping[str, Power],
+        units: Mapping[str, Mapping[Power, Units]],
+        bank: Mapping[Power, int] | None = None,
+        technologies: Mapping[Power, frozenset[Technology]] | None = None,
+        checked: bool = True,
+    ) -> Position:
+        """A position; PositionError if it breaks the board (see :func:`check`), unless
+        ``checked`` is False (a position as a player's orders make it, right or wrong)."""
+        position = cls(
+            board=board,
+            round=round,
+            to_move=to_move,
+            owners=MappingProxyType(dict(sorted(owners.items()))),
+            units=_frozen_units(units),
+            bank=MappingProxyType({p: (bank or {}).get(p, 0) for p in TURN_ORDER}),
+            technologies=MappingProxyType(
+                {p: frozenset((technologies or {}).get(p, ())) for p in TURN_ORDER}),
+        )
+        if checked:
+            check(position)
+        return position
+
+    # --- units ---------------------------------------------------------------------------
+
+    def units_at(self, space: str) -> PowerUnits:
+        """The units every power has in ``space``."""
+        return self.units.get(space, MappingProxyType({}))
+
+    def units_of(self, space: str, power: Power) -> Units:
+        """The units ``power`` has in ``space``."""
+        return self.units.get(space, {}).get(power, EMPTY)
+
+    def side_units(self, space: str, alliance: Alliance) -> Units:
+        """All units of ``alliance``'s powers in ``space``, added up."""
+        total = EMPTY
+        for power, units in self.units_at(space).items():
+            if power.alliance is alliance:
+                total = total + units
+        return total
+
+    def enemy_units(self, space: str, power: Power) -> Units:
+        """The units in ``space`` of the powers at war with ``power``."""
+        if space not in self.occupied(_other(power.alliance)):
+            return EMPTY
+        cache = self.memo()
+        key = ("enemy", space, power.alliance)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = self.side_units(space, _other(power.alliance))
+        return found
+
+    def has_enemy(self, space: str, power: Power) -> bool:
+        """Whether any unit of a power at war with ``power`` is in ``space``."""
+        return space in self.occupied(_other(power.alliance))
+
+    def occupied(self, alliance: Alliance) -> frozenset[str]:
+        """The spaces holding any unit of ``alliance``'s powers."""
+        cache = self.memo()
+        key = ("occupied", alliance)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = frozenset(
+                space for space, per_power in self.units.items()
+                if any(p.alliance is alliance for p in per_power))
+        return found
+
+    def holdings(self, power: Power) -> Mapping[str, Units]:
+        """Every space where ``power`` has units, with those units, by name."""
+        cache = self.memo()
+        key = ("holdings", power)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = MappingProxyType({
+                space: per_power[power] for space, per_power in self.units.items()
+                if power in per_power})
+        return found
+
+    def spaces_of(self, power: Power) -> Iterator[tuple[str, Units]]:
+        """Every space where ``power`` has units, with those units, by name."""
+        return iter(self.holdings(power).items())
+
+    # --- ownership and money ---------------------------------------------------------------
+
+    def owner(self, territory: str) -> Power | None:
+        """The power controlling land ``territory`` (None: a neutral, or a sea zone)."""
+        return self.owners.get(territory)
+
+    def is_friendly(self, territory: str, power: Power) -> bool:
+        """Whether ``territory`` is land held by ``power`` or one of its allies."""
+        owner = self.owners.get(territory)
+        return owner is not None and owner.alliance is power.alliance
+
+    def friendly_land(self, alliance: Alliance) -> frozenset[str]:
+        """The land territories ``alliance``'s powers hold (where their planes may land)."""
+        cache = self.memo()
+        key = ("friendly", alliance)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = frozenset(
+                t for t, p in self.owners.items() if p.alliance is alliance)
+        return found
+
+    def memo(self) -> dict[object, Any]:
+        """Facts derived from this (immutable) position, computed once."""
+        cache = self.__dict__.get("_derived")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_derived", cache)
+        return cache
+
+    def territories_of(self, power: Power) -> tuple[str, ...]:
+        """The land territories ``power`` controls, by name."""
+        return tuple(t for t, p in self.owners.items() if p is power)
+
+    def territory_count(self, power: Power) -> int:
+        """How many land territories ``power`` controls (the "30" of "UK 30/$32")."""
+        return sum(1 for p in self.owners.values() if p is power)
+
+    def ipc_count(self, power: Power) -> int:
+        """The income value of ``power``'s territories (the "$32" of "UK 30/$32")."""
+        territories = self.board.territories
+        return sum(territories[t].ipc for t, p in self.owners.items() if p is power)
+
+    def capital(self, power: Power) -> str:
+        """The name of ``power``'s capital territory."""
+        return _capital(self.board, power)
+
+    def holds_capital(self, power: Power) -> bool:
+        """Whether ``power`` controls its own capital."""
+        return self.owners.get(self.capital(power)) is power
+
+    def income(self, power: Power) -> int:
+        """What ``power`` collects at the end of its turn: its IPC count, if it holds its
+        capital, else nothing (IAAPA Income Collection and Spending)."""
+        return self.ipc_count(power) if self.holds_capital(power) else 0
+
+    def technologies_of(self, power: Power) -> frozenset[Technology]:
+        """The technologies ``power`` has developed."""
+        return self.technologies.get(power, frozenset())
+
+    # --- changes -----------------------------------------------------------------------------
+
+    def with_units(self, space: str, power: Power, units: Units) -> Position:
+        """A copy in which ``power`` has exactly ``units`` in ``space`` (not re-checked)."""
+        per_power = dict(self.units_at(space))
+        per_power[power] = units
+        changed = dict(self.units)
+        changed[space] = per_power
+        return dataclasses.replace(self, units=_frozen_units(changed))
+
+    def with_spaces(self, changes: Mapping[str, Mapping[Power, Units]]) -> Position:
+        """A copy in which each space of ``changes`` holds exactly the units given there
+        (not re-checked; see :func:`check`)."""
+        units = dict(self.units)
+        frozen = _frozen_units(changes)
+        for space in changes:
+            if space in frozen:
+                units[space] = frozen[space]
+            else:
+                units.pop(space, None)
+        return dataclasses.replace(
+            self, units=MappingProxyType(dict(sorted(units.items()))))
+
+    def with_owner(self, territory: str, power: Power | None) -> Position:
+        """A copy in which ``power`` (None: nobody) controls ``territory``."""
+        owners = dict(self.owners)
+        if power is None:
+            owners.pop(territory, None)
+        else:
+            owners[territory] = power
+        return dataclasses.replace(self, owners=MappingProxyType(dict(sorted(owners.items()))))
+
+    def with_bank(self, power: Power, ipcs: int) -> Position:
+        """A copy in which ``power`` holds ``ipcs`` IPCs."""
+        bank = dict(self.bank)
+        bank[power] = ipcs
+        return dataclasses.replace(self, bank=MappingProxyType(bank))
+
+    def next_turn(self) -> Position:
+        """A copy with the next power to move (and the next round after the USA's turn)."""
+        index = TURN_ORDER.index(self.to_move)
+        after = TURN_ORDER[(index + 1) % len(TURN_ORDER)]
+        return dataclasses.replace(
+            self, to_move=after, round=self.round + (1 if after is TURN_ORDER[0] else 0))
+
+
+def _other(alliance: Alliance) -> Alliance:
+    return Alliance.ALLIES if alliance is Alliance.AXIS else Alliance.AXIS
+
+
+def _capital(board: Board, power: Power) -> str:
+    try:
+        return board.capital_of(power.triplea_name).name
+    except BoardError:
+        raise PositionError(f"{board.name} has no capital for {power.name}") from None
+
+
+CARGO = frozenset({UnitType.INF, UnitType.ARM, UnitType.AA})
+"""Land units a transport can carry (IC never moves)."""
+
+
+def cargo_slots(units: Units) -> int:
+    """Transports needed for land ``units``: 1 ARM or 1 AA fills a transport, INF go two to
+    a transport, and no transport mixes an INF with an ARM ([W12]; IAAPA's own example puts
+    8 INF on 4 TRN and 1 ARM on 1 TRN)."""
+    return (count_of(units, UnitType.ARM) + count_of(units, UnitType.AA)
+            + (count_of(units, UnitType.INF) + 1) // 2)
+
+
+def check(position: Position, spaces: Iterable[str] | None = None) -> None:
+    """Raise PositionError unless every unit and owner fits the board (the units of
+    ``spaces`` only, when given: the spaces a change touched).
+
+    Ships only at sea; complexes only on land, one a territory; bombers never at sea; land
+    units at sea fit aboard their side's transports and fighters at sea aboard its carriers
+    (two a carrier); land is held only by its owner's side when units stand on it; sea zones
+    have no owner; counts and banks are not negative.
+    """
+    board = position.board
+    for territory, owner in position.owners.items() if spaces is None else ():
+        if territory not in board.territories:
+            raise PositionError(f"unknown territory {territory!r} has an owner")
+        if board.territories[territory].is_sea:
+            raise PositionError(f"{territory} is a sea zone: it has no owner ({owner.name})")
+    for power, ipcs in position.bank.items():
+        if ipcs < 0:
+            raise PositionError(f"{power.name} cannot hold {ipcs} IPCs")
+    for space in position.units if spaces is None else spaces:
+        per_power = position.units.get(space)
+        if not per_power:
+            continue
+        if space not in board.territories:
+            raise PositionError(f"units in unknown space {space!r}")
+        if board.territories[space].is_sea:
+            _check_sea(space, per_power)
+        else:
+            _check_land(position, space, per_power)
+
+
+def _check_sea(space: str, per_power: PowerUnits) -> None:
+    sides: dict[Alliance, dict[UnitType, int]] = {}
+    for power, units in per_power.items():
+        side = sides.setdefault(power.alliance, {})
+        for unit, count in units.counts:
+            side[unit] = side.get(unit, 0) + count
+    for alliance, side in sides.items():
+        for unit in (UnitType.IC, UnitType.BMB):
+            if side.get(unit):
+                raise PositionError(f"{space}: a {unit.value} cannot be at sea")
+        boats, fighters, carriers = (side.get(u, 0) for u in (UnitType.TRN, UnitType.FTR,
+                                                               UnitType.AC))
+        cargo = Units.of((u, n) for u, n in side.items() if u in CARGO)
+        if cargo_slots(cargo) > boats:
+            raise PositionError(
+                f"{space}: {alliance.value} land units at sea ({cargo}) do not fit aboard "
+                f"{boats} TRN")
+        if fighters > 2 * carriers:
+            raise PositionError(
+                f"{space}: {fighters} {alliance.value} FTR at sea, but {carriers} AC hold "
+                f"only {2 * carriers}")
+
+
+_SHIPS = frozenset({UnitType.TRN, UnitType.SUB, UnitType.AC, UnitType.BB})
+
+
+def _check_land(position: Position, space: str, per_power: PowerUnits) -> None:
+    if position.board.territories[space].impassable:
+        raise PositionError(f"{space} is impassable: no unit can be there")
+    owner = position.owners.get(space)
+    complexes = 0
+    for power, units in per_power.items():
+        ships = [u.value for u, _ in units.counts if u in _SHIPS]
+        if ships:
+            raise PositionError(f"{space} is land: {power.name} {', '.join(ships)} cannot be "
+                                "there")
+        if owner is None or owner.alliance is not power.alliance:
+            held = owner.name if owner else "nobody"
+            raise PositionError(f"{power.name} units stand in {space}, held by {held}")
+        complexes += dict(units.counts).get(UnitType.IC, 0)
+    if complexes > 1:
+        raise PositionError(f"{space} has {complexes} industrial complexes; one is the most")
