@@ -1,9 +1,19 @@
 """Engine and sessions. SQLite writers take the write lock first (``BEGIN IMMEDIATE``,
 SQLAlchemy's pysqlite recipe) so that two appends to one ledger serialize instead of
-both reading the same head; PostgreSQL writers lock the game row (``FOR UPDATE``)."""
+both reading the same head; PostgreSQL writers lock the game row (``FOR UPDATE``).
+
+SQLite writers also queue at a gate first: an exclusive ``flock`` on a file beside the
+database, held for the whole write transaction. A waiting writer is woken the moment the
+gate opens, where SQLite's own busy handler would sleep in steps of up to 100 ms; the
+``BEGIN IMMEDIATE`` lock stays the guarantee (the gate is only about waiting well), and the
+kernel releases the gate of a process that dies.
+"""
 
 from __future__ import annotations
 
+import fcntl
+import os
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -12,12 +22,30 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 WRITE_OPTION = "pbem_write"
+#: The gate file of each SQLite engine (file-backed databases only).
+_GATES: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()
+
+
+@contextmanager
+def _gate(path: str | None) -> Iterator[None]:
+    if path is None:
+        yield
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
 
 
 def make_engine(url: str, busy_timeout_ms: int = 30000) -> Engine:
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True)
     engine = create_engine(url, connect_args={"timeout": busy_timeout_ms / 1000})
+    database = engine.url.database
+    if database and database != ":memory:":
+        _GATES[engine] = f"{database}.writegate"
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -47,7 +75,7 @@ def make_sessions(engine: Engine) -> sessionmaker[Session]:
 @contextmanager
 def writing(sessions: sessionmaker[Session]) -> Iterator[Session]:
     """A write transaction: committed on success, rolled back whole on any error."""
-    with sessions() as session, session.begin():
+    with _gate(_GATES.get(sessions.kw["bind"])), sessions() as session, session.begin():
         session.connection(execution_options={WRITE_OPTION: True})
         yield session
 
