@@ -31,6 +31,6 @@ def rule_section(rules_text: str) -> Callable[[str, str], str]:
 
     def cut(start: str, end: str) -> str:
         begin = rules_text.index(start)
-        return rules_text[begin:rules_text.index(end, begin + len(start))]
+        return rules_text[begin : rules_text.index(end, begin + len(start))]
 
     return cut

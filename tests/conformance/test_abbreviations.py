@@ -31,7 +31,7 @@ class TestAbbreviations:
 
     def test_the_list_is_the_rule_books(self, rules_text: str) -> None:
         """Some commonly used abbreviations are listed below."""
-        text = rules_text[rules_text.index("ABBREVIATIONS"):]
+        text = rules_text[rules_text.index("ABBREVIATIONS") :]
         listed = re.findall(r"^- ([A-Z]+(?: or [A-Z]+)?) \(", text, re.M)
         written = [w for entry in listed for w in entry.split(" or ")]
         assert [w for w, _ in IAAPA_ABBREVIATIONS] == written
@@ -126,5 +126,8 @@ class TestAbbreviations:
         """...as long as its meaning is clear: "Med" could be any of three sea zones."""
         with pytest.raises(AmbiguousName) as caught:
             names.place("Med")
-        assert {"Central Mediteranean Sea Zone (CMed)", "West Mediteranean Sea Zone (WMed)",
-                "East Mediteranean Sea Zone (EMed)"} <= set(caught.value.candidates)
+        assert {
+            "Central Mediteranean Sea Zone (CMed)",
+            "West Mediteranean Sea Zone (WMed)",
+            "East Mediteranean Sea Zone (EMed)",
+        } <= set(caught.value.candidates)

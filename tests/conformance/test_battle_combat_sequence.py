@@ -5,17 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from adjudicator.battle import resolve_json
-
-
-def battle(kind: str, attacker: dict[str, int], defender: dict[str, int],
-           *rounds: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return resolve_json({"version": 1, "kind": kind, "attacker": attacker,
-                         "defender": defender, "rounds": list(rounds), **extra})
-
-
-def misses(**units: int) -> dict[str, list[int]]:
-    return {unit: [6] * n for unit, n in units.items()}
+from tests.conformance.cases import battle, misses
 
 
 def rules_cited(out: dict[str, Any], severity: str) -> list[str]:
@@ -38,33 +28,50 @@ class TestSubFirstStrike:
 
     def test_twin_sub_in_the_main_roll_is_fired_back_at(self) -> None:
         """Twin: the same sub rolled with everything else: the BB is hit but fires back."""
-        out = battle("sea", {"SUB": 1, "TRN": 1}, {"BB": 1},
-                     {"attacker": {"SUB": [2]}, "defender": {"BB": [4]}})
+        out = battle(
+            "sea",
+            {"SUB": 1, "TRN": 1},
+            {"BB": 1},
+            {"attacker": {"SUB": [2]}, "defender": {"BB": [4]}},
+        )
         assert out["rounds"][0]["attacker_casualties"] == {"TRN": 1}
         assert out["outcome"] == "attacker-wins"
 
     def test_dice_for_the_sunk_unit_are_too_many(self) -> None:
         """The rest of the round is rolled after the first strike: a die for the sunk BB is
         one die too many (Error Correction III: the first dice are used)."""
-        out = battle("sea", {"SUB": 1, "BB": 1}, {"BB": 2},
-                     {"subs": [1], "attacker": {"BB": [6]}, "defender": {"BB": [1, 6]}})
+        out = battle(
+            "sea",
+            {"SUB": 1, "BB": 1},
+            {"BB": 2},
+            {"subs": [1], "attacker": {"BB": [6]}, "defender": {"BB": [1, 6]}},
+        )
         assert out["rounds"][0]["attacker_casualties"] == {"SUB": 1}
         assert "IAAPA Error Correction III: Too many units" in rules_cited(out, "error")
 
     def test_defender_may_declare_the_casualty(self) -> None:
-        """"he MAY request that the defender declare the casualty": the defender names the
+        """ "he MAY request that the defender declare the casualty": the defender names the
         AC, not the default TRN."""
-        out = battle("sea", {"SUB": 1, "BB": 1}, {"TRN": 1, "AC": 1},
-                     {"subs": [1], "casualties": {"subs": {"AC": 1}},
-                      "attacker": {"BB": [6]}, "defender": {"TRN": [6]}})
+        out = battle(
+            "sea",
+            {"SUB": 1, "BB": 1},
+            {"TRN": 1, "AC": 1},
+            {
+                "subs": [1],
+                "casualties": {"subs": {"AC": 1}},
+                "attacker": {"BB": [6]},
+                "defender": {"TRN": [6]},
+            },
+        )
         assert out["rounds"][0]["defender_casualties"] == {"AC": 1}
         assert out["survivors"]["defender"] == {"TRN": 1}
 
     def test_subs_never_hit_aircraft(self) -> None:
         """Two first-strike hits on an AC with its FTR: the AC sinks, the fighter stays
         (facts sheet 1: "Their hits may only go on ships, never planes")."""
-        out = battle("sea", {"SUB": 2}, {"AC": 1, "FTR": 1},
-                     {"subs": [1, 2], "defender": {"FTR": [6]}})
+        out = battle(
+            "sea", {"SUB": 2}, {"AC": 1, "FTR": 1}, {"subs": [1, 2], "defender": {"FTR": [6]}}
+        )
         assert out["rounds"][0]["defender_casualties"] == {"AC": 1}
         assert out["survivors"]["defender"] == {"FTR": 1}
         assert "Combat sequence: subs hit only ships" in rules_cited(out, "info")
@@ -87,9 +94,16 @@ class TestAaGuns:
     def test_aa_hit_removes_the_aircraft_whose_die_hit(self) -> None:
         """The third AA die hits: the bomber (third aircraft) is lost, not a fighter, and its
         round-1 die (a 1, thrown in the same roll) is not used."""
-        out = battle("land", self.ATTACK, self.DEFENCE,
-                     {"aa": [6, 6, 1], "attacker": {"INF": [6], "FTR": [6, 6], "BMB": [1]},
-                      "defender": misses(INF=2)})
+        out = battle(
+            "land",
+            self.ATTACK,
+            self.DEFENCE,
+            {
+                "aa": [6, 6, 1],
+                "attacker": {"INF": [6], "FTR": [6, 6], "BMB": [1]},
+                "defender": misses(INF=2),
+            },
+        )
         first = out["rounds"][0]
         assert first["aa_hits"] == 1 and first["attacker_casualties"] == {"BMB": 1}
         assert first["attacker_hits"] == 0 and first["defender_casualties"] == {}
@@ -97,30 +111,49 @@ class TestAaGuns:
 
     def test_twin_first_die_hits_a_fighter(self) -> None:
         """Twin: the first AA die hits: a fighter is lost and the bomber's 1 hits."""
-        out = battle("land", self.ATTACK, self.DEFENCE,
-                     {"aa": [1, 6, 6], "attacker": {"INF": [6], "FTR": [6, 6], "BMB": [1]},
-                      "defender": misses(INF=2)})
+        out = battle(
+            "land",
+            self.ATTACK,
+            self.DEFENCE,
+            {
+                "aa": [1, 6, 6],
+                "attacker": {"INF": [6], "FTR": [6, 6], "BMB": [1]},
+                "defender": misses(INF=2),
+            },
+        )
         first = out["rounds"][0]
         assert first["attacker_casualties"] == {"FTR": 1}
         assert first["defender_casualties"] == {"INF": 1}
 
     def test_aircraft_shot_down_before_it_fires(self) -> None:
         """The second fighter is hit: of the fighters' dice [6, 1] its 1 is dropped."""
-        out = battle("land", {"FTR": 2}, {"INF": 1, "AA": 1},
-                     {"aa": [6, 1], "attacker": {"FTR": [6, 1]}, "defender": misses(INF=1)})
+        out = battle(
+            "land",
+            {"FTR": 2},
+            {"INF": 1, "AA": 1},
+            {"aa": [6, 1], "attacker": {"FTR": [6, 1]}, "defender": misses(INF=1)},
+        )
         assert out["rounds"][0]["attacker_hits"] == 0
 
     def test_round_rolled_after_the_aa_shots(self) -> None:
         """Rolled after the AA shots, the round carries dice for the survivors only."""
-        out = battle("land", {"FTR": 2}, {"INF": 1, "AA": 1},
-                     {"aa": [6, 1], "attacker": {"FTR": [1]}, "defender": misses(INF=1)})
+        out = battle(
+            "land",
+            {"FTR": 2},
+            {"INF": 1, "AA": 1},
+            {"aa": [6, 1], "attacker": {"FTR": [1]}, "defender": misses(INF=1)},
+        )
         assert out["rounds"][0]["defender_casualties"] == {"INF": 1}
         assert out["final"] == 1
 
     def test_forgotten_aa_is_reported_with_the_right_to_left_remedy(self) -> None:
         """No AA dice in round 1 with a gun present: an error quoting the remedy."""
-        out = battle("land", {"FTR": 2}, {"INF": 1, "AA": 1},
-                     {"attacker": {"FTR": [6, 6]}, "defender": misses(INF=1)})
+        out = battle(
+            "land",
+            {"FTR": 2},
+            {"INF": 1, "AA": 1},
+            {"attacker": {"FTR": [6, 6]}, "defender": misses(INF=1)},
+        )
         errors = [d for d in out["diagnostics"] if d["severity"] == "error"]
         assert errors and errors[0]["rule"] == "IAAPA Error Correction III: AA Guns"
         assert "right to left" in errors[0]["message"]
@@ -128,24 +161,36 @@ class TestAaGuns:
     def test_ghost_aa_that_missed_is_ignored(self) -> None:
         """If an AA gun is rolled in error (i.e., there is no AA gun present) and the ghost
         AA gun missed, then the ghost gun roll will be ignored and the battle will stand."""
-        out = battle("land", {"FTR": 1}, {"INF": 1},
-                     {"aa": [4], "attacker": {"FTR": [1]}, "defender": misses(INF=1)})
+        out = battle(
+            "land",
+            {"FTR": 1},
+            {"INF": 1},
+            {"aa": [4], "attacker": {"FTR": [1]}, "defender": misses(INF=1)},
+        )
         assert out["final"] == 1 and out["outcome"] == "attacker-wins"
         assert rules_cited(out, "warning") == ["IAAPA Error Correction III: AA Guns"]
 
     def test_ghost_aa_that_hit_removes_nothing(self) -> None:
         """A ghost hit removes no aircraft; the rest of the battle is re-rolled."""
-        out = battle("land", {"FTR": 1}, {"INF": 2},
-                     {"aa": [1], "attacker": {"FTR": [1]}, "defender": misses(INF=2)},
-                     {"attacker": {"FTR": [1]}, "defender": misses(INF=1)})
+        out = battle(
+            "land",
+            {"FTR": 1},
+            {"INF": 2},
+            {"aa": [1], "attacker": {"FTR": [1]}, "defender": misses(INF=2)},
+            {"attacker": {"FTR": [1]}, "defender": misses(INF=1)},
+        )
         assert out["rounds"][0]["attacker_casualties"] == {}
         assert len(out["rounds"]) == 1 and out["final"] == 0
 
     def test_aa_fires_before_round_1_only(self) -> None:
         """AA dice in round 2 are a ghost gun's: ignored."""
-        out = battle("land", {"FTR": 1, "ARM": 1}, {"INF": 2, "AA": 1},
-                     {"aa": [6], "attacker": {"FTR": [6], "ARM": [6]}, "defender": misses(INF=2)},
-                     {"aa": [1], "attacker": {"FTR": [6], "ARM": [6]}, "defender": misses(INF=2)})
+        out = battle(
+            "land",
+            {"FTR": 1, "ARM": 1},
+            {"INF": 2, "AA": 1},
+            {"aa": [6], "attacker": {"FTR": [6], "ARM": [6]}, "defender": misses(INF=2)},
+            {"aa": [1], "attacker": {"FTR": [6], "ARM": [6]}, "defender": misses(INF=2)},
+        )
         assert out["rounds"][1]["aa_hits"] == 0
         assert out["survivors"]["attacker"] == {"ARM": 1, "FTR": 1}
 
@@ -158,41 +203,62 @@ class TestSupportShots:
 
     def test_support_shot_hits_on_four(self) -> None:
         """A 4 hits; the casualty (INF, by the default order) still fires back."""
-        out = battle("land", {"INF": 1, "BB": 1}, {"INF": 2},
-                     {"bombard": [4], "attacker": {"INF": [6]}, "defender": {"INF": [2, 6]}},
-                     amphibious=1)
+        out = battle(
+            "land",
+            {"INF": 1, "BB": 1},
+            {"INF": 2},
+            {"bombard": [4], "attacker": {"INF": [6]}, "defender": {"INF": [2, 6]}},
+            amphibious=1,
+        )
         first = out["rounds"][0]
         assert (first["bombard_hits"], first["defender_casualties"]) == (1, {"INF": 1})
         assert first["attacker_casualties"] == {"INF": 1}
 
     def test_twin_five_misses(self) -> None:
         """Twin: a 5 misses."""
-        out = battle("land", {"INF": 1, "BB": 1}, {"INF": 2},
-                     {"bombard": [5], "attacker": {"INF": [6]}, "defender": misses(INF=2)},
-                     amphibious=1)
+        out = battle(
+            "land",
+            {"INF": 1, "BB": 1},
+            {"INF": 2},
+            {"bombard": [5], "attacker": {"INF": [6]}, "defender": misses(INF=2)},
+            amphibious=1,
+        )
         assert out["rounds"][0]["bombard_hits"] == 0
 
     def test_battleship_is_never_a_casualty_of_the_land_battle(self) -> None:
         """The BB supports, and cannot be hit: defending hits fall on the landed units."""
-        out = battle("land", {"ARM": 1, "BB": 1}, {"INF": 2},
-                     {"bombard": [6], "attacker": {"ARM": [6]}, "defender": {"INF": [1, 1]}},
-                     amphibious=1)
+        out = battle(
+            "land",
+            {"ARM": 1, "BB": 1},
+            {"INF": 2},
+            {"bombard": [6], "attacker": {"ARM": [6]}, "defender": {"INF": [1, 1]}},
+            amphibious=1,
+        )
         assert out["rounds"][0]["attacker_casualties"] == {"ARM": 1}
         assert out["outcome"] == "defender-wins"
 
     def test_support_shot_in_round_2_is_a_ghost(self) -> None:
         """A support shot rolled in round 2 that hits: ignored, and rounds after re-rolled."""
-        out = battle("land", {"ARM": 2, "BB": 1}, {"INF": 3},
-                     {"bombard": [6], "attacker": {"ARM": [6, 6]}, "defender": misses(INF=3)},
-                     {"bombard": [1], "attacker": {"ARM": [6, 6]}, "defender": misses(INF=3)},
-                     {"attacker": {"ARM": [1, 1]}, "defender": misses(INF=3)}, amphibious=1)
+        out = battle(
+            "land",
+            {"ARM": 2, "BB": 1},
+            {"INF": 3},
+            {"bombard": [6], "attacker": {"ARM": [6, 6]}, "defender": misses(INF=3)},
+            {"bombard": [1], "attacker": {"ARM": [6, 6]}, "defender": misses(INF=3)},
+            {"attacker": {"ARM": [1, 1]}, "defender": misses(INF=3)},
+            amphibious=1,
+        )
         assert out["rounds"][1]["bombard_hits"] == 0 and len(out["rounds"]) == 2
         assert "IAAPA Error Correction III: BB Support Shots" in rules_cited(out, "error")
 
     def test_no_support_shot_without_an_amphibious_assault(self) -> None:
         """Battleships may only attack a land battle as an amphibious assault's support."""
-        out = battle("land", {"ARM": 1}, {"INF": 1},
-                     {"bombard": [2], "attacker": {"ARM": [6]}, "defender": misses(INF=1)})
+        out = battle(
+            "land",
+            {"ARM": 1},
+            {"INF": 1},
+            {"bombard": [2], "attacker": {"ARM": [6]}, "defender": misses(INF=1)},
+        )
         assert out["rounds"][0]["bombard_hits"] == 0
         assert rules_cited(out, "warning") == ["IAAPA Error Correction III: BB Support Shots"]
 
@@ -203,36 +269,57 @@ class TestTechnologies:
 
     def test_heavy_bombers_roll_three_dice_each(self) -> None:
         """Each die at 4 or less is a separate hit: one bomber can score three."""
-        out = battle("land", {"BMB": 1}, {"INF": 3},
-                     {"attacker": {"BMB": [1, 4, 3]}, "defender": misses(INF=3)},
-                     technologies={"attacker": ["Heavy Bombers"]})
+        out = battle(
+            "land",
+            {"BMB": 1},
+            {"INF": 3},
+            {"attacker": {"BMB": [1, 4, 3]}, "defender": misses(INF=3)},
+            technologies={"attacker": ["Heavy Bombers"]},
+        )
         assert out["rounds"][0]["defender_casualties"] == {"INF": 3}
 
     def test_twin_three_dice_without_the_technology_are_too_many(self) -> None:
-        out = battle("land", {"BMB": 1}, {"INF": 3},
-                     {"attacker": {"BMB": [1, 4, 3]}, "defender": misses(INF=3)})
+        out = battle(
+            "land",
+            {"BMB": 1},
+            {"INF": 3},
+            {"attacker": {"BMB": [1, 4, 3]}, "defender": misses(INF=3)},
+        )
         assert out["rounds"][0]["defender_casualties"] == {"INF": 1}
         assert "IAAPA Error Correction III: Too many units" in rules_cited(out, "error")
 
     def test_super_subs_attack_at_three(self) -> None:
-        out = battle("sea", {"SUB": 1}, {"TRN": 1},
-                     {"attacker": {"SUB": [3]}, "defender": misses(TRN=1)},
-                     technologies={"attacker": ["SUPER_SUBS"]})
+        out = battle(
+            "sea",
+            {"SUB": 1},
+            {"TRN": 1},
+            {"attacker": {"SUB": [3]}, "defender": misses(TRN=1)},
+            technologies={"attacker": ["SUPER_SUBS"]},
+        )
         assert out["outcome"] == "attacker-wins"
 
     def test_super_subs_do_not_defend_better(self) -> None:
-        out = battle("sea", {"TRN": 1, "BB": 1}, {"SUB": 1},
-                     {"attacker": {"BB": [6]}, "defender": {"SUB": [3]}},
-                     technologies={"defender": ["SUPER_SUBS"]})
+        out = battle(
+            "sea",
+            {"TRN": 1, "BB": 1},
+            {"SUB": 1},
+            {"attacker": {"BB": [6]}, "defender": {"SUB": [3]}},
+            technologies={"defender": ["SUPER_SUBS"]},
+        )
         assert out["rounds"][0]["attacker_casualties"] == {}
 
     def test_jet_fighters_defend_at_five(self) -> None:
-        out = battle("land", {"ARM": 1}, {"FTR": 1},
-                     {"attacker": {"ARM": [6]}, "defender": {"FTR": [5]}},
-                     technologies={"defender": ["JET_POWER"]})
+        out = battle(
+            "land",
+            {"ARM": 1},
+            {"FTR": 1},
+            {"attacker": {"ARM": [6]}, "defender": {"FTR": [5]}},
+            technologies={"defender": ["JET_POWER"]},
+        )
         assert out["outcome"] == "defender-wins"
 
     def test_twin_fighters_without_jets_miss_on_five(self) -> None:
-        out = battle("land", {"ARM": 1}, {"FTR": 1},
-                     {"attacker": {"ARM": [6]}, "defender": {"FTR": [5]}})
+        out = battle(
+            "land", {"ARM": 1}, {"FTR": 1}, {"attacker": {"ARM": [6]}, "defender": {"FTR": [5]}}
+        )
         assert out["outcome"] == "continues"

@@ -26,7 +26,7 @@ class TestMagic84:
 
     @pytest.mark.parametrize("power", [Power.USSR, Power.GERMANY, Power.UK, Power.JAPAN])
     def test_no_count_after_any_other_turn(self, power: Power) -> None:
-        """"performed immediately after the United States' turn": 90 after Japan's turn
+        """ "performed immediately after the United States' turn": 90 after Japan's turn
         (or anyone else's) ends nothing."""
         check = magic_84(power, {**ROUND_END, Power.JAPAN: 40})
         assert not check.performed and not check.game_over and check.axis_count is None

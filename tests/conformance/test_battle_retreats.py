@@ -7,10 +7,20 @@ from typing import Any
 from adjudicator.battle import resolve_json
 
 
-def battle(kind: str, attacker: dict[str, int], defender: dict[str, int],
-           *rounds: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {"kind": kind, "attacker": attacker, "defender": defender,
-            "rounds": list(rounds), **extra}
+def battle(
+    kind: str,
+    attacker: dict[str, int],
+    defender: dict[str, int],
+    *rounds: dict[str, Any],
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "attacker": attacker,
+        "defender": defender,
+        "rounds": list(rounds),
+        **extra,
+    }
 
 
 def resolve(doc: dict[str, Any]) -> dict[str, Any]:
@@ -22,8 +32,11 @@ def misses(**units: int) -> dict[str, list[int]]:
 
 
 ONE_ROUND_EACH_SURVIVES = battle(
-    "land", {"INF": 2, "ARM": 1}, {"INF": 3},
-    {"attacker": {"INF": [1, 6], "ARM": [6]}, "defender": {"INF": [1, 6, 6]}})
+    "land",
+    {"INF": 2, "ARM": 1},
+    {"INF": 3},
+    {"attacker": {"INF": [1, 6], "ARM": [6]}, "defender": {"INF": [1, 6, 6]}},
+)
 """Round 1: one hit each way; 1 INF + 1 ARM attack on, 2 INF defend."""
 
 
@@ -50,26 +63,39 @@ class TestAmphibiousAssaults:
     def test_planes_may_not_retreat_either(self) -> None:
         """IAAPA Gentlemen's Agreements: "allowing fighters to retreat from an amphibious
         assault" is not allowed: with only the fighter left there is still no retreat."""
-        out = resolve(battle("land", {"INF": 1, "FTR": 1}, {"INF": 2},
-                             {"attacker": misses(INF=1, FTR=1), "defender": {"INF": [1, 6]}},
-                             amphibious=1))
+        out = resolve(
+            battle(
+                "land",
+                {"INF": 1, "FTR": 1},
+                {"INF": 2},
+                {"attacker": misses(INF=1, FTR=1), "defender": {"INF": [1, 6]}},
+                amphibious=1,
+            )
+        )
         assert out["survivors"]["attacker"] == {"FTR": 1}
         assert out["retreat_allowed"] == 0
 
     def test_twin_land_battle_without_transports_may_retreat(self) -> None:
-        """"If there are no units unloaded from a transport, then it is simply a land battle
+        """ "If there are no units unloaded from a transport, then it is simply a land battle
         resolved like any other.\""""
         out = resolve(ONE_ROUND_EACH_SURVIVES)
         assert (out["outcome"], out["retreat_allowed"]) == ("continues", 1)
 
     def test_twin_sea_zone_battle_may_retreat(self) -> None:
         """SEA ZONE BATTLE: If there is a sea zone battle, attacking naval units may retreat."""
-        out = resolve(battle("sea", {"BB": 1, "TRN": 1}, {"BB": 1},
-                             {"attacker": {"BB": [6]}, "defender": {"BB": [6]}}, amphibious=1))
+        out = resolve(
+            battle(
+                "sea",
+                {"BB": 1, "TRN": 1},
+                {"BB": 1},
+                {"attacker": {"BB": [6]}, "defender": {"BB": [6]}},
+                amphibious=1,
+            )
+        )
         assert (out["outcome"], out["retreat_allowed"]) == ("continues", 1)
 
     def test_at_least_one_round_before_a_retreat(self) -> None:
-        """"Any adjacent land units and/or air sent to do land battle must at least perform
+        """ "Any adjacent land units and/or air sent to do land battle must at least perform
         one round of attack and then may retreat as usual.\""""
         out = resolve({**ONE_ROUND_EACH_SURVIVES, "rounds": []})
         assert (out["outcome"], out["retreat_allowed"]) == ("continues", 0)
@@ -77,13 +103,16 @@ class TestAmphibiousAssaults:
     def test_retreat_ends_the_battle(self) -> None:
         """A retreat after round 1 of an ordinary land battle: no later round is used."""
         doc = dict(ONE_ROUND_EACH_SURVIVES)
-        doc["rounds"] = [{**doc["rounds"][0], "retreat": 1},
-                         {"attacker": {"INF": [1], "ARM": [1]}, "defender": misses(INF=2)}]
+        doc["rounds"] = [
+            {**doc["rounds"][0], "retreat": 1},
+            {"attacker": {"INF": [1], "ARM": [1]}, "defender": misses(INF=2)},
+        ]
         out = resolve(doc)
         assert out["outcome"] == "attacker-retreats" and len(out["rounds"]) == 1
         assert out["survivors"]["attacker"] == {"INF": 1, "ARM": 1}
         assert out["diagnostics"][0]["rule"] == (
-            "Combat sequence: a battle ends when a side is gone or retreats")
+            "Combat sequence: a battle ends when a side is gone or retreats"
+        )
 
 
 class TestOrderOfBattles:
@@ -94,8 +123,9 @@ class TestOrderOfBattles:
     cannot retreat, then the battle will need to be finished and all subsequent battles
     rerolled."""
 
-    NEXT = battle("land", {"ARM": 1}, {"INF": 1},
-                  {"attacker": {"ARM": [1]}, "defender": misses(INF=1)})
+    NEXT = battle(
+        "land", {"ARM": 1}, {"INF": 1}, {"attacker": {"ARM": [1]}, "defender": misses(INF=1)}
+    )
 
     def turn(self, *battles: dict[str, Any]) -> dict[str, Any]:
         return resolve_json({"version": 1, "battles": list(battles)})
@@ -141,16 +171,20 @@ class TestRetreatDeclaration:
     subject to re-rolling."""
 
     def test_undeclared_retreat_is_left_to_the_minister(self) -> None:
-        out: dict[str, Any] = resolve_json({"version": 1, "battles": [ONE_ROUND_EACH_SURVIVES,
-                                                      TestOrderOfBattles.NEXT]})
+        out: dict[str, Any] = resolve_json(
+            {"version": 1, "battles": [ONE_ROUND_EACH_SURVIVES, TestOrderOfBattles.NEXT]}
+        )
         assert [(d["battle"], d["severity"], d["rule"]) for d in out["diagnostics"]] == [
-            (1, "warning", "IAAPA Rules Clarifications: Retreats")]
+            (1, "warning", "IAAPA Rules Clarifications: Retreats")
+        ]
 
     def test_twin_aircraft_need_no_declaration(self) -> None:
         """Only land and naval units retreat during combat; planes land in non-combat."""
-        air = battle("land", {"FTR": 1}, {"INF": 2},
-                     {"attacker": {"FTR": [1]}, "defender": misses(INF=2)})
+        air = battle(
+            "land", {"FTR": 1}, {"INF": 2}, {"attacker": {"FTR": [1]}, "defender": misses(INF=2)}
+        )
         out: dict[str, Any] = resolve_json(
-            {"version": 1, "battles": [air, TestOrderOfBattles.NEXT]})
+            {"version": 1, "battles": [air, TestOrderOfBattles.NEXT]}
+        )
         assert out["battles"][0]["closed"] == "retreated"
         assert out["diagnostics"] == []

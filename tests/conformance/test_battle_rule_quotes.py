@@ -17,13 +17,24 @@ HERE = Path(__file__).resolve().parent
 
 QUOTING = {
     "test_orders_of_loss_in_battle.py": [
-        "TestLandTerritories", "TestSeaZones", "TestNoteAirOnlyNoRetreat", "TestSpecialOrders"],
+        "TestLandTerritories",
+        "TestSeaZones",
+        "TestNoteAirOnlyNoRetreat",
+        "TestSpecialOrders",
+    ],
     "test_battle_pauses.py": ["TestNavalBattle", "TestLandBattle", "TestRollingThroughAPause"],
     "test_battle_combat_sequence.py": ["TestSubFirstStrike", "TestAaGuns"],
     "test_battle_retreats.py": [
-        "TestAmphibiousAssaults", "TestOrderOfBattles", "TestRetreatDeclaration"],
+        "TestAmphibiousAssaults",
+        "TestOrderOfBattles",
+        "TestRetreatDeclaration",
+    ],
     "test_battle_rolling_errors.py": [
-        "TestTooManyUnits", "TestTooFewUnits", "TestWrongUnits", "TestBbSupportShots"],
+        "TestTooManyUnits",
+        "TestTooFewUnits",
+        "TestWrongUnits",
+        "TestBbSupportShots",
+    ],
     "test_battle_magic_84.py": ["TestMagic84"],
 }
 """Per module, the classes whose docstring opens with a verbatim IAAPA quotation."""
@@ -43,8 +54,9 @@ def _opening(module: str, name: str) -> str:
     raise AssertionError(f"{module} has no class {name}")
 
 
-@pytest.mark.parametrize(("module", "name"), [
-    (module, name) for module, names in QUOTING.items() for name in names])
+@pytest.mark.parametrize(
+    ("module", "name"), [(module, name) for module, names in QUOTING.items() for name in names]
+)
 def test_class_quotes_the_rule_book(rules_text: str, module: str, name: str) -> None:
     quote = _plain(_opening(module, name))
     assert len(quote) > 40, f"{name}: the docstring should open with the rule quoted"

@@ -4,38 +4,18 @@ position built for it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from adjudicator.declarations import Code, Finding, check_declarations, void_battles
+from adjudicator.declarations import Code, void_battles
 from adjudicator.declarations.geometry import movement_of
-from adjudicator.notation import Severity, parse
-from adjudicator.position import Position, arranged
-from adjudicator.powers import Power
 from adjudicator.units import UnitType as U
+from tests.conformance.cases import UK, US, Case, G, J, R, Units, errors
 
-UK, G, R, J, US = Power.UK, Power.GERMANY, Power.USSR, Power.JAPAN, Power.USA
-Units = Mapping[str, Mapping[Power, Mapping[U, int]]]
-
-
-class Case:
-    """A rule case: a position built for it and the orders checked against it."""
-
-    def position(self, units: Units, **kw: Any) -> Position:
-        return arranged(units, **kw)
-
-    def check(self, units: Units, orders: str, **kw: Any) -> tuple[Finding, ...]:
-        turn = parse(orders)
-        assert turn.errors == () and turn.battles, "the orders themselves must read cleanly"
-        return check_declarations(turn, self.position(units, **kw))
-
-
-def errors(found: tuple[Finding, ...]) -> list[tuple[int, Code, tuple[int, ...]]]:
-    return [(f.line, f.code, f.battles) for f in found if f.severity is Severity.ERROR]
-
-
-WEST_EUROPE: Units = {"United Kingdom": {UK: {U.INF: 4, U.ARM: 1}},
-                      "North Sea Zone": {UK: {U.TRN: 2}}, "West Europe": {G: {U.INF: 1}}}
+WEST_EUROPE: Units = {
+    "United Kingdom": {UK: {U.INF: 4, U.ARM: 1}},
+    "North Sea Zone": {UK: {U.TRN: 2}},
+    "West Europe": {G: {U.INF: 1}},
+}
 
 
 class TestTransportCapacity(Case):
@@ -44,26 +24,33 @@ class TestTransportCapacity(Case):
     E Can SZ 1 TRN". Section II: "not enough transports" is a CDE."""
 
     def test_two_infantry_fill_one_transport(self) -> None:
-        assert self.check(WEST_EUROPE, "Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN\n",
-                          to_move=UK) == ()
+        assert (
+            self.check(WEST_EUROPE, "Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN\n", to_move=UK)
+            == ()
+        )
 
     def test_an_armour_fills_one_transport(self) -> None:
-        assert self.check(WEST_EUROPE, "Attack #1 - W Europe\nUK 1 ARM on UK SZ 1 TRN\n",
-                          to_move=UK) == ()
+        assert (
+            self.check(WEST_EUROPE, "Attack #1 - W Europe\nUK 1 ARM on UK SZ 1 TRN\n", to_move=UK)
+            == ()
+        )
 
     def test_three_infantry_overfill_one_transport(self) -> None:
-        found = self.check(WEST_EUROPE, "Attack #1 - W Europe\nUK 3 INF on UK SZ 1 TRN\n",
-                           to_move=UK)
+        found = self.check(
+            WEST_EUROPE, "Attack #1 - W Europe\nUK 3 INF on UK SZ 1 TRN\n", to_move=UK
+        )
         assert errors(found) == [(2, Code.TRANSPORT_CAPACITY, (1,))]
 
     def test_an_infantry_and_an_armour_do_not_share_a_transport(self) -> None:
-        found = self.check(WEST_EUROPE, "Attack #1 - W Europe\nUK 1 INF, 1 ARM on UK SZ 1 TRN\n",
-                           to_move=UK)
+        found = self.check(
+            WEST_EUROPE, "Attack #1 - W Europe\nUK 1 INF, 1 ARM on UK SZ 1 TRN\n", to_move=UK
+        )
         assert errors(found) == [(2, Code.TRANSPORT_CAPACITY, (1,))]
 
     def test_more_transports_listed_than_the_zone_holds(self) -> None:
-        found = self.check(WEST_EUROPE, "Attack #1 - W Europe\nUK 4 INF, 1 ARM on UK SZ 3 TRN\n",
-                           to_move=UK)
+        found = self.check(
+            WEST_EUROPE, "Attack #1 - W Europe\nUK 4 INF, 1 ARM on UK SZ 3 TRN\n", to_move=UK
+        )
         assert errors(found) == [(2, Code.NOT_ENOUGH_TRANSPORTS, (1,))]
 
     def test_land_units_sent_over_water_with_no_transport(self) -> None:
@@ -77,34 +64,58 @@ class TestOneAssaultPerTransport(Case):
     assault.\""""
 
     BOARD: ClassVar[Units] = {
-                    "United Kingdom": {UK: {U.INF: 4}}, "North Sea Zone": {UK: {U.TRN: 1}},
-                    "West Europe": {G: {U.INF: 1}}, "Finland Norway": {G: {U.INF: 1}}}
+        "United Kingdom": {UK: {U.INF: 4}},
+        "North Sea Zone": {UK: {U.TRN: 1}},
+        "West Europe": {G: {U.INF: 1}},
+        "Finland Norway": {G: {U.INF: 1}},
+    }
 
     def test_one_transport_into_two_assaults_voids_both(self) -> None:
-        found = self.check(self.BOARD, "Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN\n"
-                                       "Attack #2 - Finland\nUK 2 INF on UK SZ 1 TRN\n",
-                           to_move=UK)
-        assert errors(found) == [(2, Code.TRANSPORT_TWO_ASSAULTS, (1, 2)),
-                                 (4, Code.TRANSPORT_TWO_ASSAULTS, (1, 2))]
+        found = self.check(
+            self.BOARD,
+            "Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN\n"
+            "Attack #2 - Finland\nUK 2 INF on UK SZ 1 TRN\n",
+            to_move=UK,
+        )
+        assert errors(found) == [
+            (2, Code.TRANSPORT_TWO_ASSAULTS, (1, 2)),
+            (4, Code.TRANSPORT_TWO_ASSAULTS, (1, 2)),
+        ]
         assert "Transport Unloading" in found[0].rule
         assert "battle #1 (West Europe)" in found[1].message
         assert "battle #2 (Finland Norway)" in found[0].message
 
     def test_two_transports_into_two_assaults(self) -> None:
         board = {**self.BOARD, "North Sea Zone": {UK: {U.TRN: 2}}}
-        assert self.check(board, "Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN\n"
-                                 "Attack #2 - Finland\nUK 2 INF on UK SZ 1 TRN\n",
-                          to_move=UK) == ()
+        assert (
+            self.check(
+                board,
+                "Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN\n"
+                "Attack #2 - Finland\nUK 2 INF on UK SZ 1 TRN\n",
+                to_move=UK,
+            )
+            == ()
+        )
 
     def test_the_clearing_battle_and_its_assault_share_the_transports(self) -> None:
         """The transports fighting the sea battle in the unloading zone are the same that
         unload after it: not two uses."""
-        board = {"East Canada": {UK: {U.INF: 2}},
-                 "East Canada Sea Zone": {UK: {U.TRN: 1, U.BB: 1}},
-                 "North Sea Zone": {G: {U.SUB: 1}}, "West Europe": {G: {U.INF: 1}}}
-        assert self.check(board, "Attack #1 - UK SZ (1 SUB)\nE Can SZ 1 BB, 1 TRN\n"
-                                 "Attack #2 - W Europe (1 INF)\n"
-                                 "E Can 2 INF on E Can SZ 1 TRN to UK SZ\n", to_move=UK) == ()
+        board = {
+            "East Canada": {UK: {U.INF: 2}},
+            "East Canada Sea Zone": {UK: {U.TRN: 1, U.BB: 1}},
+            "North Sea Zone": {G: {U.SUB: 1}},
+            "West Europe": {G: {U.INF: 1}},
+        }
+        assert (
+            self.check(
+                board,
+                "Attack #1 - UK SZ (1 SUB)\nE Can SZ 1 BB, 1 TRN\n"
+                "Attack #2 - W Europe (1 INF)\n"
+                "E Can 2 INF on E Can SZ 1 TRN to UK SZ\n",
+                to_move=UK,
+            )
+            == ()
+        )
 
 
 class TestSeaZoneClearing(Case):
@@ -112,9 +123,12 @@ class TestSeaZoneClearing(Case):
     amphibious assault". Rules Clarifications, Amphibious Assaults: "If there is a sea zone
     battle ... Transports need to be declared as part of the attacking force.\""""
 
-    BOARD: ClassVar[Units] = {"East Canada": {UK: {U.INF: 2}},
-                    "East Canada Sea Zone": {UK: {U.TRN: 1, U.BB: 1}},
-                    "North Sea Zone": {G: {U.SUB: 1}}, "West Europe": {G: {U.INF: 1}}}
+    BOARD: ClassVar[Units] = {
+        "East Canada": {UK: {U.INF: 2}},
+        "East Canada Sea Zone": {UK: {U.TRN: 1, U.BB: 1}},
+        "North Sea Zone": {G: {U.SUB: 1}},
+        "West Europe": {G: {U.INF: 1}},
+    }
     ASSAULT = "Attack #2 - W Europe (1 INF)\nE Can 2 INF on E Can SZ 1 TRN to UK SZ\n"
 
     def test_no_sea_battle_declared(self) -> None:
@@ -123,14 +137,21 @@ class TestSeaZoneClearing(Case):
         assert "no sea battle is declared in North Sea Zone" in found[0].message
 
     def test_the_transports_left_out_of_the_sea_battle(self) -> None:
-        found = self.check(self.BOARD, "Attack #1 - UK SZ (1 SUB)\nE Can SZ 1 BB\n"
-                           + self.ASSAULT, to_move=UK)
+        found = self.check(
+            self.BOARD, "Attack #1 - UK SZ (1 SUB)\nE Can SZ 1 BB\n" + self.ASSAULT, to_move=UK
+        )
         assert errors(found) == [(4, Code.TRANSPORTS_NOT_IN_SEA_BATTLE, (2,))]
         assert void_battles(found) == (2,)
 
     def test_the_transports_in_the_sea_battle(self) -> None:
-        assert self.check(self.BOARD, "Attack #1 - UK SZ (1 SUB)\nE Can SZ 1 BB, 1 TRN\n"
-                          + self.ASSAULT, to_move=UK) == ()
+        assert (
+            self.check(
+                self.BOARD,
+                "Attack #1 - UK SZ (1 SUB)\nE Can SZ 1 BB, 1 TRN\n" + self.ASSAULT,
+                to_move=UK,
+            )
+            == ()
+        )
 
     def test_an_unguarded_unloading_zone_needs_no_sea_battle(self) -> None:
         board = {**self.BOARD, "North Sea Zone": {}}
@@ -142,36 +163,53 @@ class TestUnloadingZone(Case):
     exists in an amphibious assault\""""
 
     BOARD: ClassVar[Units] = {
-                    "East Canada": {UK: {U.INF: 2}}, "East Canada Sea Zone": {UK: {U.TRN: 1}},
-                    "West Europe": {G: {U.INF: 1}}}
+        "East Canada": {UK: {U.INF: 2}},
+        "East Canada Sea Zone": {UK: {U.TRN: 1}},
+        "West Europe": {G: {U.INF: 1}},
+    }
 
     def test_several_potential_zones_and_none_named(self) -> None:
-        found = self.check(self.BOARD, "Attack #1 - W Europe\nE Can 2 INF on E Can SZ 1 TRN\n",
-                           to_move=UK)
+        found = self.check(
+            self.BOARD, "Attack #1 - W Europe\nE Can 2 INF on E Can SZ 1 TRN\n", to_move=UK
+        )
         assert errors(found) == [(2, Code.UNLOADING_ZONE_UNDISCLOSED, (1,))]
         assert "North Sea Zone" in found[0].message and "West Spain Sea Zone" in found[0].message
 
     def test_the_zone_named(self) -> None:
-        assert self.check(self.BOARD, "Attack #1 - W Europe\n"
-                                      "E Can 2 INF on E Can SZ 1 TRN to W Spain SZ\n",
-                          to_move=UK) == ()
+        assert (
+            self.check(
+                self.BOARD,
+                "Attack #1 - W Europe\nE Can 2 INF on E Can SZ 1 TRN to W Spain SZ\n",
+                to_move=UK,
+            )
+            == ()
+        )
 
     def test_unloading_where_the_transports_are(self) -> None:
         """The rule book's "UK 8 INF on UK SZ 4 TRN" names no other zone: the transports
         unload where they are, a zone touching the battle."""
-        board = {"United Kingdom": {UK: {U.INF: 2}}, "North Sea Zone": {UK: {U.TRN: 1}},
-                 "West Europe": {G: {U.INF: 1}}}
-        assert self.check(board, "Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN\n",
-                          to_move=UK) == ()
+        board = {
+            "United Kingdom": {UK: {U.INF: 2}},
+            "North Sea Zone": {UK: {U.TRN: 1}},
+            "West Europe": {G: {U.INF: 1}},
+        }
+        assert (
+            self.check(board, "Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN\n", to_move=UK) == ()
+        )
 
     def test_a_single_potential_zone_need_not_be_named(self) -> None:
-        board = {"Japan": {J: {U.INF: 2}}, "Japan Sea Zone": {J: {U.TRN: 1}},
-                 "Alaska": {US: {U.INF: 1}}}
+        board = {
+            "Japan": {J: {U.INF: 2}},
+            "Japan Sea Zone": {J: {U.TRN: 1}},
+            "Alaska": {US: {U.INF: 1}},
+        }
         m = movement_of(self.position(board, to_move=J), J)
         reachable = [z for z in m.coast("Alaska") if m.sea_distance("Japan Sea Zone", z) <= 2]
         assert reachable == ["Alaska Sea Zone"]  # the case's premise
-        assert self.check(board, "Attack #1 - Alaska\nJapan 2 INF on Japan SZ 1 TRN\n",
-                          to_move=J) == ()
+        assert (
+            self.check(board, "Attack #1 - Alaska\nJapan 2 INF on Japan SZ 1 TRN\n", to_move=J)
+            == ()
+        )
 
 
 class TestLoadingAndSailing(Case):
@@ -181,28 +219,45 @@ class TestLoadingAndSailing(Case):
     canal at the beginning of your turn.\""""
 
     def test_cargo_must_touch_the_transports(self) -> None:
-        board = {"South Europe": {G: {U.INF: 2}}, "Baltic Sea Zone": {G: {U.TRN: 1}},
-                 "Finland Norway": {R: {U.INF: 1}}}
-        found = self.check(board, "Attack #1 - Finland\nS Europe 2 INF on Baltic SZ 1 TRN\n",
-                           to_move=G, owners={"Finland Norway": R})
+        board = {
+            "South Europe": {G: {U.INF: 2}},
+            "Baltic Sea Zone": {G: {U.TRN: 1}},
+            "Finland Norway": {R: {U.INF: 1}},
+        }
+        found = self.check(
+            board,
+            "Attack #1 - Finland\nS Europe 2 INF on Baltic SZ 1 TRN\n",
+            to_move=G,
+            owners={"Finland Norway": R},
+        )
         assert errors(found) == [(2, Code.UNREACHABLE, (1,))]
 
     def test_transports_move_two_zones(self) -> None:
-        board = {"East Canada": {UK: {U.INF: 2}}, "East Canada Sea Zone": {UK: {U.TRN: 1}},
-                 "Finland Norway": {G: {U.INF: 1}}}
-        found = self.check(board, "Attack #1 - Finland\n"
-                                  "E Can 2 INF on E Can SZ 1 TRN to Baltic SZ\n", to_move=UK)
+        board = {
+            "East Canada": {UK: {U.INF: 2}},
+            "East Canada Sea Zone": {UK: {U.TRN: 1}},
+            "Finland Norway": {G: {U.INF: 1}},
+        }
+        found = self.check(
+            board, "Attack #1 - Finland\nE Can 2 INF on E Can SZ 1 TRN to Baltic SZ\n", to_move=UK
+        )
         assert errors(found) == []
-        far = {"West US": {US: {U.INF: 2}}, "West US Sea Zone": {US: {U.TRN: 1}},
-               "Okinawa": {J: {U.INF: 1}}}
+        far = {
+            "West US": {US: {U.INF: 2}},
+            "West US Sea Zone": {US: {U.TRN: 1}},
+            "Okinawa": {J: {U.INF: 1}},
+        }
         m = movement_of(self.position(far, to_move=US), US)
         assert m.geometry.air("West US Sea Zone", "Okinawa Sea Zone") == 3  # the premise
-        found = self.check(far, "Attack #1 - Okinawa\n"
-                                "W US 2 INF on W US SZ 1 TRN to Okinawa SZ\n", to_move=US)
+        found = self.check(
+            far, "Attack #1 - Okinawa\nW US 2 INF on W US SZ 1 TRN to Okinawa SZ\n", to_move=US
+        )
         assert errors(found) == [(2, Code.UNREACHABLE, (1,))]
 
-    SUEZ: ClassVar[Units] = {"East Mediteranean Sea Zone": {G: {U.TRN: 1, U.INF: 2}},
-                   "Persia": {UK: {U.INF: 1}}}
+    SUEZ: ClassVar[Units] = {
+        "East Mediteranean Sea Zone": {G: {U.TRN: 1, U.INF: 2}},
+        "Persia": {UK: {U.INF: 1}},
+    }
     ORDERS = "Attack #1 - Persia\nE Med SZ 2 INF to Red Sea SZ\n"
 
     def test_suez_is_closed_to_the_side_not_holding_it(self) -> None:
@@ -220,21 +275,28 @@ class TestBattleshipSupport(Case):
     land battle is considered 'amphibious' ONLY if a transport delivers infantry or arm to the
     battle site.\""""
 
-    BOARD: ClassVar[Units] = {"United Kingdom": {UK: {U.INF: 2}},
-                    "North Sea Zone": {UK: {U.TRN: 1, U.BB: 1}},
-                    "Karelia S.S.R.": {UK: {U.INF: 1}}, "Finland Norway": {G: {U.INF: 1}}}
+    BOARD: ClassVar[Units] = {
+        "United Kingdom": {UK: {U.INF: 2}},
+        "North Sea Zone": {UK: {U.TRN: 1, U.BB: 1}},
+        "Karelia S.S.R.": {UK: {U.INF: 1}},
+        "Finland Norway": {G: {U.INF: 1}},
+    }
 
     def test_support_for_an_amphibious_assault(self) -> None:
-        assert self.check(self.BOARD, "Attack #1 - Finland\nUK 2 INF on UK SZ 1 TRN\n"
-                                      "UK SZ 1 BB\n", to_move=UK) == ()
+        assert (
+            self.check(
+                self.BOARD, "Attack #1 - Finland\nUK 2 INF on UK SZ 1 TRN\nUK SZ 1 BB\n", to_move=UK
+            )
+            == ()
+        )
 
     def test_no_support_without_an_assault_from_the_sea(self) -> None:
-        found = self.check(self.BOARD, "Attack #1 - Finland\nKar 1 INF\nUK SZ 1 BB\n",
-                           to_move=UK)
+        found = self.check(self.BOARD, "Attack #1 - Finland\nKar 1 INF\nUK SZ 1 BB\n", to_move=UK)
         assert errors(found) == [(3, Code.CANNOT_ATTACK, (1,))]
 
     def test_other_ships_cannot_attack_land(self) -> None:
         board = {**self.BOARD, "North Sea Zone": {UK: {U.TRN: 1, U.SUB: 1}}}
-        found = self.check(board, "Attack #1 - Finland\nUK 2 INF on UK SZ 1 TRN\nUK SZ 1 SUB\n",
-                           to_move=UK)
+        found = self.check(
+            board, "Attack #1 - Finland\nUK 2 INF on UK SZ 1 TRN\nUK SZ 1 SUB\n", to_move=UK
+        )
         assert errors(found) == [(3, Code.CANNOT_ATTACK, (1,))]

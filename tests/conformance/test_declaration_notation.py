@@ -11,25 +11,12 @@ from collections.abc import Callable
 
 import pytest
 
-from adjudicator.names import Names, classic_names
-from adjudicator.notation import BattleKind, Severity, Turn, TurnKind, Units, parse, report
+from adjudicator.notation import BattleKind, Severity, TurnKind, Units, report
 from adjudicator.powers import Power
 from adjudicator.units import UnitType
+from tests.conformance.cases import NotationCase, Read
 
 U = UnitType
-Read = Callable[[str], Turn]
-
-
-class NotationCase:
-    """Shared fixtures: the names of the board under test and a lenient reader."""
-
-    @pytest.fixture
-    def names(self) -> Names:
-        return classic_names()
-
-    @pytest.fixture
-    def read(self, names: Names) -> Read:
-        return lambda text: parse(text, names=names)
 
 
 class TestPrecombat(NotationCase):
@@ -54,21 +41,27 @@ class TestPrecombat(NotationCase):
         return rule_section("Combat Moves:", "The attacker will then go to")
 
     def test_the_example_parses_to_exactly_the_units_it_lists(
-            self, read: Read, example: str) -> None:
+        self, read: Read, example: str
+    ) -> None:
         """Attack #1 - W Europe (10 INF, AA) ... Total UK v. Germany --- 8 INF, 1 ARM, 2 FTR
         v. 10 INF, AA"""
         turn = read(example)
         assert turn.diagnostics == ()
         (battle,) = turn.battles
         assert (battle.number, battle.territory, battle.kind) == (
-            1, "West Europe", BattleKind.BATTLE)
+            1,
+            "West Europe",
+            BattleKind.BATTLE,
+        )
         assert battle.attacker == Units.of({U.INF: 8, U.ARM: 1, U.FTR: 2})
         assert battle.defender == Units.of({U.INF: 10, U.AA: 1})
         assert battle.total is not None
         assert battle.total.attacker == battle.attacker
         assert battle.total.defender == battle.defender
         assert (battle.total.attacking_power, battle.total.defending_power) == (
-            Power.UK, Power.GERMANY)
+            Power.UK,
+            Power.GERMANY,
+        )
 
     def test_each_unit_has_its_territory_of_origin(self, read: Read, example: str) -> None:
         """Combat moves must list the attacking units, specifying the territory of origin for
@@ -86,7 +79,9 @@ class TestPrecombat(NotationCase):
         uk, ecan, kar = read(example).battles[0].origins
         assert (uk.transports, uk.via) == (Units.of({U.TRN: 4}), ("North Sea Zone",))
         assert (ecan.transports, ecan.via) == (
-            Units.of({U.TRN: 1}), ("East Canada Sea Zone", "North Sea Zone"))
+            Units.of({U.TRN: 1}),
+            ("East Canada Sea Zone", "North Sea Zone"),
+        )
         assert (kar.lands, kar.transports) == ("Karelia S.S.R.", Units())
         assert U.TRN not in dict(read(example).battles[0].attacker.counts)
 
@@ -100,11 +95,15 @@ class TestPrecombat(NotationCase):
     def test_weapons_development_and_purchases_are_read(self, read: Read) -> None:
         """... indicating any successful weapons development, the remainder of his
         purchases, and all combat moves."""
-        turn = read("Tech: 2 dice, Jet Power\nPurchases: 3 INF, 1 TRN\n"
-                    "Attack #1 - Ukraine (3 INF)\nKar 3 INF")
+        turn = read(
+            "Tech: 2 dice, Jet Power\nPurchases: 3 INF, 1 TRN\n"
+            "Attack #1 - Ukraine (3 INF)\nKar 3 INF"
+        )
         assert turn.kind is TurnKind.PRE_COMBAT
         assert (turn.tech[0].dice, [t.name for t in turn.tech[0].technologies]) == (
-            2, ["JET_POWER"])
+            2,
+            ["JET_POWER"],
+        )
         assert turn.purchases[0].units == Units.of({U.INF: 3, U.TRN: 1})
 
 
@@ -123,7 +122,11 @@ class TestPostCombatOrders(NotationCase):
         turn = read("UK 30/$32")
         (count,) = turn.counts
         assert (count.power, count.territories, count.ipcs, count.units_written) == (
-            Power.UK, 30, 32, True)
+            Power.UK,
+            30,
+            32,
+            True,
+        )
         assert turn.diagnostics == ()
 
     def test_the_units_decide_which_number_is_which(self, read: Read) -> None:
@@ -139,7 +142,10 @@ class TestPostCombatOrders(NotationCase):
         assert (turn.counts[0].territories, turn.counts[0].ipcs) == (30, 32)
         (warning,) = turn.diagnostics
         assert (warning.severity, warning.code, warning.line) == (
-            Severity.WARNING, "count-units", 1)
+            Severity.WARNING,
+            "count-units",
+            1,
+        )
         assert "UK 30/$32" in warning.suggestion
 
     def test_the_map_update_lists_territories_with_units_or_possessed(self, read: Read) -> None:
@@ -154,8 +160,10 @@ class TestPostCombatOrders(NotationCase):
 
     def test_results_and_non_combat_moves(self, read: Read) -> None:
         """... indicating the results of combat, his non-combat moves ..."""
-        turn = read("Results:\n#1 W Europe: won, 6 INF 1 ARM left\n"
-                    "Non-combat moves:\nKar 2 FTR to Russia\nUK 30/$32")
+        turn = read(
+            "Results:\n#1 W Europe: won, 6 INF 1 ARM left\n"
+            "Non-combat moves:\nKar 2 FTR to Russia\nUK 30/$32"
+        )
         assert turn.kind is TurnKind.POST_COMBAT
         assert turn.results[0].survivors == Units.of({U.INF: 6, U.ARM: 1})
         assert [(m.origin, m.destination) for m in turn.moves] == [("Karelia S.S.R.", "Russia")]
@@ -172,9 +180,11 @@ class TestAmendmentsAndSpecialOrders(NotationCase):
     def test_a_quoted_earlier_turn_is_not_the_updated_one(self, read: Read) -> None:
         """... provided that he sends an updated pre-combat turn: the reply's own orders
         count, never the turn it quotes."""
-        text = ("Updated pre-combat:\nAttack #1 - Karelia (3 INF)\nE Eur 4 INF\n\n"
-                "On Sun, 15 Mar 2009 at 10:00, Hans <h@example.de> wrote:\n"
-                "> Attack #1 - Karelia (3 INF)\n> E Eur 2 INF\n> Attack #2 - Caucasus (WI)\n")
+        text = (
+            "Updated pre-combat:\nAttack #1 - Karelia (3 INF)\nE Eur 4 INF\n\n"
+            "On Sun, 15 Mar 2009 at 10:00, Hans <h@example.de> wrote:\n"
+            "> Attack #1 - Karelia (3 INF)\n> E Eur 2 INF\n> Attack #2 - Caucasus (WI)\n"
+        )
         turn = read(text)
         assert [b.number for b in turn.battles] == [1]
         assert turn.battles[0].attacker == Units.of({U.INF: 4})
@@ -183,16 +193,21 @@ class TestAmendmentsAndSpecialOrders(NotationCase):
     def test_special_instructions_name_their_battle(self, read: Read) -> None:
         """Players may send special instructions at any time provided that they are received
         prior to the applicable battle being rolled."""
-        turn = read("OOL for battle #2 (Baltic SZ): TRN, SUB, FTR\n"
-                    "Battle #2: sub withdraws to Karelia SZ")
+        turn = read(
+            "OOL for battle #2 (Baltic SZ): TRN, SUB, FTR\nBattle #2: sub withdraws to Karelia SZ"
+        )
         assert turn.kind is TurnKind.SPECIAL_ORDERS
         assert (turn.orders_of_loss[0].number, turn.orders_of_loss[0].territory) == (
-            2, "Baltic Sea Zone")
+            2,
+            "Baltic Sea Zone",
+        )
         assert (turn.withdrawals[0].number, turn.withdrawals[0].to) == (2, "Karelia Sea Zone")
 
     def test_greetings_and_signatures_are_not_orders(self, read: Read) -> None:
         """Only the instructions count: the salutation, sign-off and signature are not."""
-        turn = read("Hi Hans,\n\nOOL: INF, ARM\n\nCheers,\nNigel\n-- \nNigel, IAAPA #2231, "
-                    "Attack #9 - Germany (1 INF)")
+        turn = read(
+            "Hi Hans,\n\nOOL: INF, ARM\n\nCheers,\nNigel\n-- \nNigel, IAAPA #2231, "
+            "Attack #9 - Germany (1 INF)"
+        )
         assert turn.battles == () and len(turn.orders_of_loss) == 1
         assert turn.diagnostics == ()

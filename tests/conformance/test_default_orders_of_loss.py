@@ -44,23 +44,23 @@ class TestDefaultOrdersOfLoss:
 
     def test_land_attacking(self, printed: dict[str, tuple[UnitType, ...]]) -> None:
         """Land Territories - Attacking: INF, ARM, FTR, BMB"""
-        assert default_order_of_loss(Side.ATTACKER, Battlefield.LAND).units == printed[
-            "land attack"]
+        assert (
+            default_order_of_loss(Side.ATTACKER, Battlefield.LAND).units == printed["land attack"]
+        )
 
     def test_land_defending(self, printed: dict[str, tuple[UnitType, ...]]) -> None:
         """Land Territories - Defending: INF, ARM, BMB, FTR"""
-        assert default_order_of_loss(Side.DEFENDER, Battlefield.LAND).units == printed[
-            "land defence"]
+        assert (
+            default_order_of_loss(Side.DEFENDER, Battlefield.LAND).units == printed["land defence"]
+        )
 
     def test_sea_attacking(self, printed: dict[str, tuple[UnitType, ...]]) -> None:
         """Sea Zones - Attacking-- TRN, SUB, FTR, BMB, AC, BB"""
-        assert default_order_of_loss(Side.ATTACKER, Battlefield.SEA).units == printed[
-            "sea attack"]
+        assert default_order_of_loss(Side.ATTACKER, Battlefield.SEA).units == printed["sea attack"]
 
     def test_sea_defending(self, printed: dict[str, tuple[UnitType, ...]]) -> None:
         """Sea Zones - Defending -- TRN, SUB, FTR, AC, BB"""
-        assert default_order_of_loss(Side.DEFENDER, Battlefield.SEA).units == printed[
-            "sea defence"]
+        assert default_order_of_loss(Side.DEFENDER, Battlefield.SEA).units == printed["sea defence"]
 
     def test_defaults_pick_the_casualties(self) -> None:
         """...then the Association defaults will be used: two hits on a defending stack of
@@ -73,7 +73,8 @@ class TestDefaultOrdersOfLoss:
         """Note: In a no retreat situation involving only attacking air units, defending subs
         are lost before other defending units."""
         order = default_order_of_loss(
-            Side.DEFENDER, Battlefield.SEA, attackers_only_air_no_retreat=True)
+            Side.DEFENDER, Battlefield.SEA, attackers_only_air_no_retreat=True
+        )
         present = {U.TRN: 2, U.SUB: 1, U.BB: 1}
         assert order.casualties(present, 1) == (U.SUB,)
         assert order.casualties(present, 2) == (U.SUB, U.TRN)

@@ -15,8 +15,11 @@ from adjudicator.units import UnitType as U
 UK, G, R, J, US = Power.UK, Power.GERMANY, Power.USSR, Power.JAPAN, Power.USA
 Board = Mapping[str, Mapping[Power, Mapping[U, int]]]
 
-START: Board = {"Karelia S.S.R.": {R: {U.INF: 3, U.FTR: 1}}, "Russia": {R: {U.INF: 2}},
-                "Caucasus": {R: {U.INF: 2}}}
+START: Board = {
+    "Karelia S.S.R.": {R: {U.INF: 3, U.FTR: 1}},
+    "Russia": {R: {U.INF: 2}},
+    "Caucasus": {R: {U.INF: 2}},
+}
 
 
 class Case:
@@ -41,8 +44,10 @@ class TestNonCombatMovesTakePrecedence(Case):
     discrepancy between the non-combat moves and the map update, the non-combat moves take
     precedence.\""""
 
-    EMAIL = ("USSR 1 post-combat\n\nNon-combat moves:\nKar 1 FTR to Russia\n\n"
-             "Map update:\nKarelia: 3 INF, 1 FTR\nRussia: 2 INF\nCaucasus: 2 INF\n")
+    EMAIL = (
+        "USSR 1 post-combat\n\nNon-combat moves:\nKar 1 FTR to Russia\n\n"
+        "Map update:\nKarelia: 3 INF, 1 FTR\nRussia: 2 INF\nCaucasus: 2 INF\n"
+    )
 
     def test_the_move_wins_and_the_finding_says_which_line(self) -> None:
         applied = self.apply(self.EMAIL)
@@ -60,14 +65,14 @@ class TestNonCombatMovesTakePrecedence(Case):
 
     def test_a_map_that_agrees_raises_nothing(self) -> None:
         email = self.EMAIL.replace("Karelia: 3 INF, 1 FTR", "Karelia: 3 INF").replace(
-            "Russia: 2 INF", "Russia: 2 INF, 1 FTR")
+            "Russia: 2 INF", "Russia: 2 INF, 1 FTR"
+        )
         applied = self.apply(email)
         assert applied.findings == ()
         assert applied.position.units_of("Russia", R) == Units.of({U.INF: 2, U.FTR: 1})
 
     def test_a_map_leaving_out_the_destination(self) -> None:
-        email = ("Non-combat moves:\nCauc 2 INF to Russia\n\nMap update:\nKarelia: 3 INF, "
-                 "1 FTR\n")
+        email = "Non-combat moves:\nCauc 2 INF to Russia\n\nMap update:\nKarelia: 3 INF, 1 FTR\n"
         applied = self.apply(email)
         overruled = [f for f in applied.findings if f.code is Code.MAP_OVERRULED]
         assert [f.line for f in overruled] == [2]
@@ -76,8 +81,10 @@ class TestNonCombatMovesTakePrecedence(Case):
         assert applied.position.units_of("Caucasus", R) == Units()
 
     def test_a_move_out_of_a_space_the_map_still_fills(self) -> None:
-        email = ("Non-combat moves:\nCauc 2 INF to Russia\n\nMap update:\nKarelia: 3 INF, "
-                 "1 FTR\nRussia: 4 INF\nCaucasus: 2 INF\n")
+        email = (
+            "Non-combat moves:\nCauc 2 INF to Russia\n\nMap update:\nKarelia: 3 INF, "
+            "1 FTR\nRussia: 4 INF\nCaucasus: 2 INF\n"
+        )
         applied = self.apply(email)
         assert lines(applied, Code.MAP_OVERRULED) == [7]
         assert applied.position.units_of("Caucasus", R) == Units()
@@ -119,9 +126,11 @@ class TestCombatResultsAndTheMap(Case):
     of combat, his non-combat moves, a map update ... and give a territory and IPC count." With
     the combat moves in the same email, the survivors of a battle won are where it was."""
 
-    EMAIL = ("Combat moves:\nAttack #1 - Finland (1 INF)\nKar 3 INF\n\nResults:\n"
-             "#1 Finland: won, 2 INF left\n\nMap update:\nFinland: 2 INF\nKarelia: 1 FTR\n"
-             "Russia: 2 INF\nCaucasus: 2 INF\n\nUSSR 9/$26\n")
+    EMAIL = (
+        "Combat moves:\nAttack #1 - Finland (1 INF)\nKar 3 INF\n\nResults:\n"
+        "#1 Finland: won, 2 INF left\n\nMap update:\nFinland: 2 INF\nKarelia: 1 FTR\n"
+        "Russia: 2 INF\nCaucasus: 2 INF\n\nUSSR 9/$26\n"
+    )
     BOARD: ClassVar[Board] = {**START, "Finland Norway": {G: {U.INF: 1, U.AA: 1}}}
 
     def test_the_battle_won_takes_the_territory(self) -> None:
@@ -138,8 +147,9 @@ class TestCombatResultsAndTheMap(Case):
     def test_survivors_unknown_bound_the_map(self) -> None:
         """Without survivors written, anything from none to every attacker may be left; a
         map listing more than attacked is outside the orders."""
-        email = self.EMAIL.replace("won, 2 INF left", "won").replace("Finland: 2 INF",
-                                                                     "Finland: 4 INF")
+        email = self.EMAIL.replace("won, 2 INF left", "won").replace(
+            "Finland: 2 INF", "Finland: 4 INF"
+        )
         turn = parse(email)
         applied = apply_post_combat(self.position(self.BOARD), turn, precombat=turn)
         assert lines(applied, Code.MAP_EXCESS) == [9]
@@ -170,8 +180,10 @@ class TestTerritoryAndIpcCount(Case):
         assert [f.code for f in check_counts(p, G, turn.counts)] == [Code.COUNT_MISMATCH]
 
     def test_the_count_is_of_the_position_the_turn_leaves(self) -> None:
-        applied = self.apply("Results:\n#1 Finland: won, 2 INF left\n\nUSSR 8/$24\n",
-                             {**START, "Finland Norway": {G: {U.INF: 1}}})
+        applied = self.apply(
+            "Results:\n#1 Finland: won, 2 INF left\n\nUSSR 8/$24\n",
+            {**START, "Finland Norway": {G: {U.INF: 1}}},
+        )
         found = check_counts(applied.position, R, parse("USSR 8/$24").counts)
         assert [f.code for f in found] == [Code.COUNT_MISMATCH]
         assert "9/$26" in found[0].message

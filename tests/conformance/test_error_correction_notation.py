@@ -7,11 +7,8 @@ contradicts itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
-from adjudicator.names import Names, classic_names
 from adjudicator.notation import (
     NotationError,
     Severity,
@@ -22,19 +19,9 @@ from adjudicator.notation import (
     parse,
 )
 from adjudicator.units import UnitType
+from tests.conformance.cases import NotationCase, Read
 
 U = UnitType
-Read = Callable[[str], Turn]
-
-
-class NotationCase:
-    @pytest.fixture
-    def names(self) -> Names:
-        return classic_names()
-
-    @pytest.fixture
-    def read(self, names: Names) -> Read:
-        return lambda text: parse(text, names=names)
 
 
 def codes(turn: Turn) -> list[tuple[int, str, str]]:
@@ -54,10 +41,10 @@ class TestSectionIICombatDeclarationErrors(NotationCase):
     """
 
     def test_a_total_that_disagrees_with_the_origins_is_flagged_before_rolling(
-            self, read: Read) -> None:
+        self, read: Read
+    ) -> None:
         """The exact number and type of attacking units ... must be listed"""
-        turn = read("Attack #1 - Karelia (3 INF)\nE Eur 3 INF, 2 ARM\n"
-                    "Total: 3 INF, 1 ARM v. 3 INF")
+        turn = read("Attack #1 - Karelia (3 INF)\nE Eur 3 INF, 2 ARM\nTotal: 3 INF, 1 ARM v. 3 INF")
         assert codes(turn) == [(3, "warning", "total-mismatch")]
         assert turn.battles[0].attacker == Units.of({U.INF: 3, U.ARM: 2})
         assert turn.diagnostics[0].rule == "IAAPA Error Correction II"
@@ -93,12 +80,17 @@ class TestSectionIVTechRolls(NotationCase):
       purchased in advance of the roll, this will be considered the desired amount purchased.
     """
 
-    @pytest.mark.parametrize(("written", "dice"), [
-        ("Tech: 3 dice", 3), ("Tech: 2 dice - no breakthrough", 2), ("Tech: $15", 3),
-        ("Tech: none", 0), ("Research: 10 IPC, nothing", 2),
-    ])
-    def test_the_declared_number_of_dice_is_read(self, read: Read, written: str,
-                                                 dice: int) -> None:
+    @pytest.mark.parametrize(
+        ("written", "dice"),
+        [
+            ("Tech: 3 dice", 3),
+            ("Tech: 2 dice - no breakthrough", 2),
+            ("Tech: $15", 3),
+            ("Tech: none", 0),
+            ("Research: 10 IPC, nothing", 2),
+        ],
+    )
+    def test_the_declared_number_of_dice_is_read(self, read: Read, written: str, dice: int) -> None:
         """... stating how many tech dice have been purchased in advance of the roll"""
         (tech,) = read(written).tech
         assert tech.dice == dice

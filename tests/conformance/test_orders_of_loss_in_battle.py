@@ -6,37 +6,31 @@ takes its casualties in those orders (and in a player's own order when one is de
 
 from __future__ import annotations
 
-from typing import Any
-
-from adjudicator.battle import resolve_json
-
-
-def battle(kind: str, attacker: dict[str, int], defender: dict[str, int],
-           *rounds: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return resolve_json({"version": 1, "kind": kind, "attacker": attacker,
-                         "defender": defender, "rounds": list(rounds), **extra})
-
-
-def misses(**units: int) -> dict[str, list[int]]:
-    return {unit: [6] * n for unit, n in units.items()}
+from tests.conformance.cases import battle, misses
 
 
 class TestLandTerritories:
     """Land Territories - Attacking: INF, ARM, FTR, BMB - Defending: INF, ARM, BMB, FTR"""
 
     def test_attacking(self) -> None:
-        """"Attacking: INF, ARM, FTR, BMB": three hits on one of each leave the bomber."""
-        out = battle("land", {"INF": 1, "ARM": 1, "FTR": 1, "BMB": 1}, {"INF": 3},
-                     {"attacker": misses(INF=1, ARM=1, FTR=1, BMB=1),
-                      "defender": {"INF": [1, 2, 1]}})
+        """ "Attacking: INF, ARM, FTR, BMB": three hits on one of each leave the bomber."""
+        out = battle(
+            "land",
+            {"INF": 1, "ARM": 1, "FTR": 1, "BMB": 1},
+            {"INF": 3},
+            {"attacker": misses(INF=1, ARM=1, FTR=1, BMB=1), "defender": {"INF": [1, 2, 1]}},
+        )
         assert out["rounds"][0]["attacker_casualties"] == {"INF": 1, "ARM": 1, "FTR": 1}
         assert out["survivors"]["attacker"] == {"BMB": 1}
 
     def test_defending(self) -> None:
-        """"Defending: INF, ARM, BMB, FTR": the defending bomber goes before the fighter."""
-        out = battle("land", {"ARM": 3}, {"INF": 1, "ARM": 1, "BMB": 1, "FTR": 1},
-                     {"attacker": {"ARM": [1, 3, 2]},
-                      "defender": misses(INF=1, ARM=1, BMB=1, FTR=1)})
+        """ "Defending: INF, ARM, BMB, FTR": the defending bomber goes before the fighter."""
+        out = battle(
+            "land",
+            {"ARM": 3},
+            {"INF": 1, "ARM": 1, "BMB": 1, "FTR": 1},
+            {"attacker": {"ARM": [1, 3, 2]}, "defender": misses(INF=1, ARM=1, BMB=1, FTR=1)},
+        )
         assert out["rounds"][0]["defender_casualties"] == {"INF": 1, "ARM": 1, "BMB": 1}
         assert out["survivors"]["defender"] == {"FTR": 1}
 
@@ -45,29 +39,44 @@ class TestSeaZones:
     """Sea Zones - Attacking-- TRN, SUB, FTR, BMB, AC, BB - Defending -- TRN, SUB, FTR, AC, BB"""
 
     def test_attacking(self) -> None:
-        """"Attacking-- TRN, SUB, FTR, BMB, AC, BB": five hits leave only the battleship."""
-        out = battle("sea", {"TRN": 1, "SUB": 1, "FTR": 1, "BMB": 1, "AC": 1, "BB": 1},
-                     {"BB": 5},
-                     {"attacker": misses(SUB=1, FTR=1, BMB=1, AC=1, BB=1),
-                      "defender": {"BB": [1, 2, 3, 4, 4]}})
+        """ "Attacking-- TRN, SUB, FTR, BMB, AC, BB": five hits leave only the battleship."""
+        out = battle(
+            "sea",
+            {"TRN": 1, "SUB": 1, "FTR": 1, "BMB": 1, "AC": 1, "BB": 1},
+            {"BB": 5},
+            {
+                "attacker": misses(SUB=1, FTR=1, BMB=1, AC=1, BB=1),
+                "defender": {"BB": [1, 2, 3, 4, 4]},
+            },
+        )
         assert out["rounds"][0]["attacker_casualties"] == {
-            "FTR": 1, "BMB": 1, "TRN": 1, "SUB": 1, "AC": 1}
+            "FTR": 1,
+            "BMB": 1,
+            "TRN": 1,
+            "SUB": 1,
+            "AC": 1,
+        }
         assert out["survivors"]["attacker"] == {"BB": 1}
 
     def test_defending(self) -> None:
-        """"Defending -- TRN, SUB, FTR, AC, BB": the fighter goes before its carrier."""
-        out = battle("sea", {"BB": 4}, {"TRN": 1, "SUB": 1, "FTR": 1, "AC": 1, "BB": 1},
-                     {"attacker": {"BB": [1, 4, 2, 3]},
-                      "defender": misses(TRN=1, SUB=1, FTR=1, AC=1, BB=1)})
-        assert out["rounds"][0]["defender_casualties"] == {
-            "FTR": 1, "TRN": 1, "SUB": 1, "AC": 1}
+        """ "Defending -- TRN, SUB, FTR, AC, BB": the fighter goes before its carrier."""
+        out = battle(
+            "sea",
+            {"BB": 4},
+            {"TRN": 1, "SUB": 1, "FTR": 1, "AC": 1, "BB": 1},
+            {"attacker": {"BB": [1, 4, 2, 3]}, "defender": misses(TRN=1, SUB=1, FTR=1, AC=1, BB=1)},
+        )
+        assert out["rounds"][0]["defender_casualties"] == {"FTR": 1, "TRN": 1, "SUB": 1, "AC": 1}
         assert out["survivors"]["defender"] == {"BB": 1}
 
     def test_fewer_hits_take_the_front_of_the_order(self) -> None:
         """Two hits on TRN, SUB, FTR, AC, BB sink the transport and the submarine."""
-        out = battle("sea", {"BB": 2}, {"TRN": 1, "SUB": 1, "FTR": 1, "AC": 1, "BB": 1},
-                     {"attacker": {"BB": [1, 1]},
-                      "defender": misses(TRN=1, SUB=1, FTR=1, AC=1, BB=1)})
+        out = battle(
+            "sea",
+            {"BB": 2},
+            {"TRN": 1, "SUB": 1, "FTR": 1, "AC": 1, "BB": 1},
+            {"attacker": {"BB": [1, 1]}, "defender": misses(TRN=1, SUB=1, FTR=1, AC=1, BB=1)},
+        )
         assert out["rounds"][0]["defender_casualties"] == {"TRN": 1, "SUB": 1}
 
 
@@ -77,30 +86,46 @@ class TestNoteAirOnlyNoRetreat:
 
     def test_subs_first_when_only_air_attacks_and_cannot_retreat(self) -> None:
         """Only attacking air, no retreat: the sub goes before the transport."""
-        out = battle("sea", {"FTR": 2}, {"TRN": 1, "SUB": 1},
-                     {"attacker": {"FTR": [1, 6]}, "defender": misses(TRN=1, SUB=1)},
-                     no_retreat=1)
+        out = battle(
+            "sea",
+            {"FTR": 2},
+            {"TRN": 1, "SUB": 1},
+            {"attacker": {"FTR": [1, 6]}, "defender": misses(TRN=1, SUB=1)},
+            no_retreat=1,
+        )
         assert out["rounds"][0]["defender_casualties"] == {"SUB": 1}
 
     def test_twin_air_that_may_retreat_keeps_the_default(self) -> None:
         """The same air attack, free to retreat: the transport goes first."""
-        out = battle("sea", {"FTR": 2}, {"TRN": 1, "SUB": 1},
-                     {"attacker": {"FTR": [1, 6]}, "defender": misses(TRN=1, SUB=1)})
+        out = battle(
+            "sea",
+            {"FTR": 2},
+            {"TRN": 1, "SUB": 1},
+            {"attacker": {"FTR": [1, 6]}, "defender": misses(TRN=1, SUB=1)},
+        )
         assert out["rounds"][0]["defender_casualties"] == {"TRN": 1}
 
     def test_twin_a_ship_among_the_attackers_keeps_the_default(self) -> None:
         """No retreat, but a battleship attacks too: not "only attacking air units"."""
-        out = battle("sea", {"FTR": 1, "BB": 1}, {"TRN": 1, "SUB": 1},
-                     {"attacker": {"FTR": [1], "BB": [6]}, "defender": misses(TRN=1, SUB=1)},
-                     no_retreat=1)
+        out = battle(
+            "sea",
+            {"FTR": 1, "BB": 1},
+            {"TRN": 1, "SUB": 1},
+            {"attacker": {"FTR": [1], "BB": [6]}, "defender": misses(TRN=1, SUB=1)},
+            no_retreat=1,
+        )
         assert out["rounds"][0]["defender_casualties"] == {"TRN": 1}
 
     def test_from_the_round_the_ships_are_gone(self) -> None:
         """The note applies from the first round in which only aircraft attack."""
-        out = battle("sea", {"FTR": 1, "TRN": 1}, {"TRN": 2, "SUB": 1},
-                     {"attacker": {"FTR": [6]}, "defender": {"TRN": [1, 6], "SUB": [6]}},
-                     {"attacker": {"FTR": [1]}, "defender": {"TRN": [6, 6], "SUB": [6]}},
-                     no_retreat=1)
+        out = battle(
+            "sea",
+            {"FTR": 1, "TRN": 1},
+            {"TRN": 2, "SUB": 1},
+            {"attacker": {"FTR": [6]}, "defender": {"TRN": [1, 6], "SUB": [6]}},
+            {"attacker": {"FTR": [1]}, "defender": {"TRN": [6, 6], "SUB": [6]}},
+            no_retreat=1,
+        )
         assert out["rounds"][0]["attacker_casualties"] == {"TRN": 1}
         assert out["rounds"][1]["defender_casualties"] == {"SUB": 1}
 
@@ -112,23 +137,35 @@ class TestSpecialOrders:
 
     def test_declared_order_replaces_the_default(self) -> None:
         """The defender keeps his infantry and loses the fighter first."""
-        out = battle("land", {"ARM": 2}, {"INF": 2, "FTR": 1},
-                     {"attacker": {"ARM": [1, 6]}, "defender": misses(INF=2, FTR=1)},
-                     order_of_loss={"defender": ["FTR", "INF"]})
+        out = battle(
+            "land",
+            {"ARM": 2},
+            {"INF": 2, "FTR": 1},
+            {"attacker": {"ARM": [1, 6]}, "defender": misses(INF=2, FTR=1)},
+            order_of_loss={"defender": ["FTR", "INF"]},
+        )
         assert out["rounds"][0]["defender_casualties"] == {"FTR": 1}
 
     def test_attacker_order_too(self) -> None:
         """The attacker may order his own losses: armour before infantry."""
-        out = battle("land", {"INF": 1, "ARM": 1}, {"INF": 2},
-                     {"attacker": misses(INF=1, ARM=1), "defender": {"INF": [2, 6]}},
-                     order_of_loss={"attacker": ["ARM", "INF"]})
+        out = battle(
+            "land",
+            {"INF": 1, "ARM": 1},
+            {"INF": 2},
+            {"attacker": misses(INF=1, ARM=1), "defender": {"INF": [2, 6]}},
+            order_of_loss={"attacker": ["ARM", "INF"]},
+        )
         assert out["rounds"][0]["attacker_casualties"] == {"ARM": 1}
 
     def test_units_left_out_are_lost_after_the_listed_ones(self) -> None:
         """Judgement: an order that omits a unit present cannot spare it (a hit is taken
         while a unit remains); omitted units follow, in the default order, with a note."""
-        out = battle("land", {"ARM": 3}, {"INF": 1, "ARM": 1, "BMB": 1},
-                     {"attacker": {"ARM": [1, 1, 6]}, "defender": misses(INF=1, ARM=1, BMB=1)},
-                     order_of_loss={"defender": ["BMB"]})
+        out = battle(
+            "land",
+            {"ARM": 3},
+            {"INF": 1, "ARM": 1, "BMB": 1},
+            {"attacker": {"ARM": [1, 1, 6]}, "defender": misses(INF=1, ARM=1, BMB=1)},
+            order_of_loss={"defender": ["BMB"]},
+        )
         assert out["rounds"][0]["defender_casualties"] == {"INF": 1, "BMB": 1}
         assert any("leaves out INF, ARM" in d["message"] for d in out["diagnostics"])

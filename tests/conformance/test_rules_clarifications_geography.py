@@ -29,18 +29,26 @@ class TestGeography:
         adjacent to only Mexico, The Western US, the Eastern US sea zone and the West Indies
         sea zone."""
         gulf = names.place("Gulf of Mexico").value
-        expected = {names.place(w).value
-                    for w in ("Mexico", "Western US", "Eastern US SZ", "West Indies SZ")}
+        expected = {
+            names.place(w).value
+            for w in ("Mexico", "Western US", "Eastern US SZ", "West Indies SZ")
+        }
         assert board.neighbours(gulf) == expected
 
     def test_2_western_gulf_of_mexico_takes_new_purchases(
-        self, board: Board, names: Names,
+        self,
+        board: Board,
+        names: Names,
     ) -> None:
         """The small Western Gulf of Mexico sea zone located at the right side of the board
         is a legal location to place new purchases."""
         gulf = names.place("Western Gulf of Mexico").value
-        with_ic = {t for per_owner in board.initial_units.values()
-                   for t, units in per_owner.items() if units.get("factory")}
+        with_ic = {
+            t
+            for per_owner in board.initial_units.values()
+            for t, units in per_owner.items()
+            if units.get("factory")
+        }
         # PLACEMENT OF NEW UNITS: "Shipping may be placed in any water area on the board that
         # is adjacent to a land territory possessing an IC."
         assert any(gulf in board.sea_zones_next_to(t) for t in with_ic)
@@ -63,7 +71,9 @@ class TestGeography:
             names.place("Panama Canal")
 
     def test_5_air_through_the_canal_avoids_panamas_aa_gun(
-        self, board: Board, names: Names,
+        self,
+        board: Board,
+        names: Names,
     ) -> None:
         """An air unit passing through the Panama Canal may take the same route as shipping
         and does not have to fly over the territory of Panama itself. As such it does not
@@ -79,8 +89,9 @@ class TestGeography:
     def test_6_west_and_east_panama_are_adjacent(self, board: Board, names: Names) -> None:
         """For naval and air movement purposes the West Panama sea zone and the East Panama
         sea zone may be considered adjacent."""
-        assert board.are_adjacent(names.place("West Panama sea zone").value,
-                                  names.place("East Panama sea zone").value)
+        assert board.are_adjacent(
+            names.place("West Panama sea zone").value, names.place("East Panama sea zone").value
+        )
 
     def test_the_board_records_each_clarification(self, board: Board) -> None:
         """Each GEOGRAPHY item is applied to the league's board."""

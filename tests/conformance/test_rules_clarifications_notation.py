@@ -3,26 +3,13 @@ the abbreviations players write in their orders."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
-from adjudicator.names import Names, classic_names
-from adjudicator.notation import BattleKind, LossEntry, Turn, Units, parse, report
+from adjudicator.notation import BattleKind, LossEntry, Units, report
 from adjudicator.units import UnitType
+from tests.conformance.cases import NotationCase, Read
 
 U = UnitType
-Read = Callable[[str], Turn]
-
-
-class NotationCase:
-    @pytest.fixture
-    def names(self) -> Names:
-        return classic_names()
-
-    @pytest.fixture
-    def read(self, names: Names) -> Read:
-        return lambda text: parse(text, names=names)
 
 
 class TestOrdersOfLoss(NotationCase):
@@ -61,11 +48,14 @@ class TestSubWithdrawal(NotationCase):
     will withdraw.
     """
 
-    @pytest.mark.parametrize("written", [
-        "Battle #2 (Baltic SZ): sub withdraws to Karelia SZ",
-        "Sub withdrawal for battle #2 (Baltic SZ): Karelia SZ",
-        "If my sub in the Baltic survives in battle #2, it withdraws to the Karelia SZ.",
-    ])
+    @pytest.mark.parametrize(
+        "written",
+        [
+            "Battle #2 (Baltic SZ): sub withdraws to Karelia SZ",
+            "Sub withdrawal for battle #2 (Baltic SZ): Karelia SZ",
+            "If my sub in the Baltic survives in battle #2, it withdraws to the Karelia SZ.",
+        ],
+    )
     def test_the_defender_indicates_the_sea_zone(self, read: Read, written: str) -> None:
         """... the defender will indicate the sea zone to which it will withdraw"""
         (sub,) = read(written).withdrawals
@@ -114,7 +104,9 @@ class TestAbbreviationsInOrders(NotationCase):
         phase of the turn."""
         turn = read("Combat moves:\nAttack #1 - Finland (WI)\nKar 1 INF\nUkr 1 ARM WI Caucasus")
         assert [(b.number, b.territory, b.kind) for b in turn.battles] == [
-            (1, "Finland Norway", BattleKind.WALK_IN), (2, "Caucasus", BattleKind.WALK_IN)]
+            (1, "Finland Norway", BattleKind.WALK_IN),
+            (2, "Caucasus", BattleKind.WALK_IN),
+        ]
         assert [b.defender for b in turn.battles] == [Units(), Units()]
 
     def test_mt_empty(self, read: Read) -> None:
@@ -125,8 +117,9 @@ class TestAbbreviationsInOrders(NotationCase):
     def test_every_unit_abbreviation_becomes_the_canonical_one(self) -> None:
         """ARM or TNK, CV or AC, SS or SUB, HBMB, JFTR: the report always writes the
         canonical abbreviation."""
-        got = report("Attack #1 - Hawaii SZ (1 CV, 1 SS)\n"
-                     "Carolines SZ 2 TNK, 1 AC, 1 CV, 1 SS, 1 SUB, 2 JFTR, 1 HBMB")
-        assert got["battles"][0]["attacker"] == {
-            "ARM": 2, "AC": 2, "SUB": 2, "FTR": 2, "BMB": 1}
+        got = report(
+            "Attack #1 - Hawaii SZ (1 CV, 1 SS)\n"
+            "Carolines SZ 2 TNK, 1 AC, 1 CV, 1 SS, 1 SUB, 2 JFTR, 1 HBMB"
+        )
+        assert got["battles"][0]["attacker"] == {"ARM": 2, "AC": 2, "SUB": 2, "FTR": 2, "BMB": 1}
         assert got["battles"][0]["defender"] == {"SUB": 1, "AC": 1}
