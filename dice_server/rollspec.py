@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.battle.firing import AA_HITS_ON, SUPPORT_SHOT_HITS_ON
+from adjudicator.units import UNIT_STATS, Technology, UnitType, unit_profile
 from dice_server.errors import InvalidRequest
 from dice_server.verifier import NotCanonical, check_value
 
@@ -31,20 +33,20 @@ MAX_NUMBER = 9999
 MAX_TEXT = 100
 MAX_COMMENT = 2000
 
-#: A&A 2nd edition combat values: (attack, defence). AA fires only as described above.
+#: A&A 2nd edition combat values, (attack, defence), from the rules engine: the units that
+#: roll in a battle round. AA fires only as described above.
 COMBAT_VALUES: Mapping[str, tuple[int, int]] = {
-    "INF": (1, 2),
-    "ARM": (3, 2),
-    "FTR": (3, 4),
-    "BMB": (4, 1),
-    "TRN": (0, 1),
-    "SUB": (2, 2),
-    "AC": (1, 3),
-    "BB": (4, 4),
+    unit.name: (stats.attack or 0, stats.defence)
+    for unit, stats in UNIT_STATS.items()
+    if stats.defence is not None
 }
-AIRCRAFT = ("FTR", "BMB")
-AA_HIT_ON = 1
-BOMBARD_HIT_ON = 4
+AIRCRAFT = tuple(unit.name for unit, stats in UNIT_STATS.items() if stats.is_air)
+AA_HIT_ON = AA_HITS_ON
+BOMBARD_HIT_ON = SUPPORT_SHOT_HITS_ON
+
+#: The options that stand for a side's technology.
+ATTACKER_TECH = {"heavy-bombers": Technology.HEAVY_BOMBERS, "super-subs": Technology.SUPER_SUBS}
+DEFENDER_TECH = {"jet-fighters": Technology.JET_POWER}
 
 OPTIONS = {
     "subs-first": "throw only the attacking submarines (their opening shot)",
@@ -245,9 +247,16 @@ def _layout(
     bombard: list[UnitCount],
     options: set[str],
 ) -> list[Group]:
+    attacker_tech = [tech for name, tech in ATTACKER_TECH.items() if name in options]
+    defender_tech = [tech for name, tech in DEFENDER_TECH.items() if name in options]
+
+    def attack(unit: str) -> tuple[int, int]:
+        stats = unit_profile(UnitType[unit], attacker_tech)
+        return stats.attack or 0, stats.attack_dice
+
     if "subs-first" in options:
         return [
-            Group("attacker", "SUB", u.count, 1, 3 if "super-subs" in options else 2, {})
+            Group("attacker", "SUB", u.count, 1, attack("SUB")[0], {})
             for u in attacker
             if u.unit == "SUB"
         ]
@@ -260,18 +269,13 @@ def _layout(
         for u in bombard:
             groups.append(Group("attacker", "BB", u.count, 1, BOMBARD_HIT_ON, {"fire": "bombard"}))
         for u in attacker:
-            hit_on = COMBAT_VALUES[u.unit][0]
-            if u.unit == "SUB" and "super-subs" in options:
-                hit_on = 3
-            per_unit = 3 if u.unit == "BMB" and "heavy-bombers" in options else 1
+            hit_on, per_unit = attack(u.unit)
             if hit_on > 0:
                 groups.append(Group("attacker", u.unit, u.count, per_unit, hit_on, {}))
     for u in defender:
         if u.unit == "AA":
             continue
-        hit_on = COMBAT_VALUES[u.unit][1]
-        if u.unit == "FTR" and "jet-fighters" in options:
-            hit_on = 5
+        hit_on = unit_profile(UnitType[u.unit], defender_tech).defence or 0
         groups.append(Group("defender", u.unit, u.count, 1, hit_on, {}))
     return groups
 
