@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.units import Technology
+from adjudicator.units import Technology, UnitType, unit_profile
 from dice_server.rollspec import (
     AA_HIT_ON,
     HEADER_FIELDS,
@@ -197,7 +197,8 @@ class BombingRoll:
                 }
             )
         survivors = self.bombers - shot_down
-        per_bomber = 3 if self.heavy else 1
+        techs = [Technology.HEAVY_BOMBERS] if self.heavy else []
+        per_bomber = unit_profile(UnitType.BMB, techs).raid_dice
         damage_dice = draw(survivors * per_bomber) if survivors else []
         groups.append(
             {
