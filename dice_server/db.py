@@ -74,7 +74,11 @@ def make_sessions(engine: Engine) -> sessionmaker[Session]:
 
 @contextmanager
 def writing(sessions: sessionmaker[Session]) -> Iterator[Session]:
-    """A write transaction: committed on success, rolled back whole on any error."""
+    """A write transaction: committed on success, rolled back whole on any error.
+
+    Never nest one inside another in the same thread: on SQLite the inner one would wait at
+    the gate the outer one holds.
+    """
     with _gate(_GATES.get(sessions.kw["bind"])), sessions() as session, session.begin():
         session.connection(execution_options={WRITE_OPTION: True})
         yield session
