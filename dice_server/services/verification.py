@@ -1,0 +1,52 @@
+"""Verification for the verify page: one entry or a whole exported ledger, checked against
+the keys this server publishes, with a report of exactly what was checked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dice_server.services import ServiceContext
+from dice_server.services.keys import published_keys
+from dice_server.verifier import (
+    NotCanonical,
+    Report,
+    canonical_json,
+    decode_body,
+    load_keys,
+    verify_ledger,
+    verify_signature,
+)
+
+
+def check_document(ctx: ServiceContext, doc: Any) -> Report:
+    """A ledger (``{"entries": [...]}``) is verified whole; a single entry by itself."""
+    keys_doc = published_keys(ctx)
+    if isinstance(doc, dict) and "entries" in doc:
+        return verify_ledger(doc, keys_doc)
+    report = Report()
+    if not (isinstance(doc, dict) and {"body", "sig", "key"} <= set(doc)):
+        report.problems.append(
+            'not an entry ({"body", "sig", "key"}) nor a ledger ({"entries": [...]})'
+        )
+        return report
+    body = str(doc["body"]).encode("utf-8")
+    problem = verify_signature(load_keys(keys_doc), body, str(doc["sig"]), str(doc["key"]))
+    if problem:
+        report.problems.append(f"entry: {problem}")
+    else:
+        report.checked.append(f"the Ed25519 signature with key {doc['key']} holds")
+    try:
+        obj = decode_body(body)
+        if canonical_json(obj, checked=True) != body:
+            report.problems.append("entry: the body is not in canonical form")
+        else:
+            report.checked.append(
+                f"the body is canonical: game {obj.get('game')}, entry #{obj.get('seq')}, "
+                f"{obj.get('kind')}, stamped {obj.get('at')}"
+            )
+    except (NotCanonical, ValueError) as exc:
+        report.problems.append(f"entry: {exc}")
+    report.pending.append(
+        "the chain, the order and the dice: verify the game's whole ledger for those"
+    )
+    return report
