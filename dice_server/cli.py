@@ -13,6 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 import click
 from flask import Flask
 
+from dice_server.cli_rules import battle, position, turn
 from dice_server.config import instance_path
 from dice_server.errors import ServiceError
 from dice_server.keys import MissingKeys, init_instance
@@ -292,107 +293,6 @@ def table_register(email: str) -> None:
 
 
 @main.group()
-def turn() -> None:
-    """Emailed turns."""
-
-
-def read_input(file: str) -> str:
-    if file == "-":
-        return sys.stdin.read()
-    try:
-        return Path(file).read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        click.echo(f"error: cannot read {file}: {exc.strerror}", err=True)
-        sys.exit(2)
-
-
-@turn.command("check")
-@click.argument("file")
-@click.option("--json", "as_json", is_flag=True, help="Print the versioned JSON report.")
-@click.option("--initial", is_flag=True, help="Check the declarations against the setup.")
-@click.option("--position", "position_file", help="Check them against this position file.")
-@click.option(
-    "--precombat",
-    "precombat_file",
-    help="The turn's pre-combat email, for a "
-    "post-combat email checked against its combat moves too.",
-)
-def turn_check(
-    file: str,
-    as_json: bool,
-    initial: bool,
-    position_file: str | None,
-    precombat_file: str | None,
-) -> None:
-    """Read an emailed turn (FILE, or - for stdin): the orders and every diagnostic; with a
-    position, the combat declarations are checked against the board before any die.
-    Exits 1 when part of the turn could not be read or a declaration is in error."""
-    from adjudicator.notation import render_text, report
-
-    text = read_input(file)
-    if initial and position_file:
-        click.echo("error: give --initial or --position, not both", err=True)
-        sys.exit(2)
-    if initial or position_file:
-        from adjudicator.declarations import check_report
-        from adjudicator.position import initial_json, load_json
-
-        try:
-            doc = initial_json() if initial else json.loads(read_input(position_file or ""))
-            position = load_json(doc)
-        except ValueError as exc:
-            click.echo(f"error: the position {position_file}: {exc}", err=True)
-            sys.exit(2)
-        precombat = read_input(precombat_file) if precombat_file else None
-        result = check_report(text, position, precombat=precombat)
-    else:
-        result = report(text)
-    if as_json:
-        click.echo(json.dumps(result, indent=2, ensure_ascii=False))
-    else:
-        click.echo(render_text(result))
-    sys.exit(1 if result["summary"]["errors"] else 0)
-
-
-@main.group()
-def position() -> None:
-    """Board positions."""
-
-
-@position.command("initial")
-def position_initial() -> None:
-    """Print the Classic initial position as versioned JSON."""
-    from adjudicator.position import initial_json
-
-    emit(initial_json())
-
-
-@main.group()
-def battle() -> None:
-    """Replay battles from the recorded dice."""
-
-
-@battle.command("resolve")
-@click.argument("file")
-@click.option("--json", "as_json", is_flag=True, help="Print the versioned JSON result.")
-def battle_resolve(file: str, as_json: bool) -> None:
-    """Resolve a battle (or a turn's battles) from FILE (- for stdin), round by round by the
-    orders of loss, with the pauses the rules require. Exits 1 on malformed input."""
-    from adjudicator.battle import render_text as render_battle
-    from adjudicator.battle import resolve_json
-
-    try:
-        result = resolve_json(json.loads(read_input(file)))
-    except json.JSONDecodeError as exc:
-        click.echo(f"error: {file} is not JSON: {exc.msg} at line {exc.lineno}", err=True)
-        sys.exit(1)
-    except ValueError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
-    click.echo(json.dumps(result, indent=2) if as_json else render_battle(result))
-
-
-@main.group()
 def keys() -> None:
     """The signing keys."""
 
@@ -417,3 +317,7 @@ def keys_rotate() -> None:
     new = rotate_key(ctx, instance_path())
     click.echo(f"signing key {old} retired; {new.key_id} signs from now on", err=True)
     click.echo(new.key_id)
+
+
+for _group in (turn, position, battle):
+    main.add_command(_group)
