@@ -344,3 +344,15 @@ def test_the_roll_mail_and_closing_then_verifying_offline(
     _status, again = CurrentClient(client).roll(1, 6, "ger@example.org", "rus@example.org")
     assert again["result"]["table"] != current["result"]["table"]
     assert again["result"]["seq"] == 2
+
+
+def test_any_number_of_sides_from_1_to_5000(
+    client: FlaskClient, registered: ServiceContext
+) -> None:
+    """The engine also draws target picks 1..N, so sides are not always 6."""
+    assert LegacyClient(client).roll(3, 1, "ger@example.org") == [1, 1, 1]
+    dice = LegacyClient(client).roll(50, 5000, "ger@example.org")
+    assert isinstance(dice, list) and all(1 <= d <= 5000 for d in dice)
+    assert len(set(dice)) > 40  # 50 draws from 5000 faces rarely repeat
+    status, body = CurrentClient(client).roll(5000, 2, "ger@example.org")
+    assert status == 200 and set(body["result"]["dice"]) == {1, 2}
