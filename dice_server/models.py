@@ -209,18 +209,23 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
-class EmailToken(Base):
-    """A one-time link mailed to a member: confirm the address, or reset the password.
-    Only its hash is stored; it expires, and a second use is refused."""
-
-    __tablename__ = "email_tokens"
+class OneTimeLinkFields:
+    """A one-time link mailed to an address: only its hash is stored; it expires, and a
+    second use is refused (dice_server.services.links)."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
     purpose: Mapped[str] = mapped_column(String(16))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class EmailToken(OneTimeLinkFields, Base):
+    """A member's link: confirm the address, or reset the password."""
+
+    __tablename__ = "email_tokens"
+
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -284,14 +289,9 @@ class DiceAddress(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class AddressToken(Base):
-    """A one-time link mailed to an address: register it, or unregister it."""
+class AddressToken(OneTimeLinkFields, Base):
+    """An address's link: register it for TripleA dice, or unregister it."""
 
     __tablename__ = "address_tokens"
 
-    id: Mapped[int] = mapped_column(primary_key=True)
     address_id: Mapped[int] = mapped_column(ForeignKey("dice_addresses.id"), index=True)
-    purpose: Mapped[str] = mapped_column(String(16))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
