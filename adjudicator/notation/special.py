@@ -19,23 +19,51 @@ from adjudicator.notation.errors import ORDERS_OF_LOSS, RETREATS, SUB_WITHDRAWAL
 from adjudicator.notation.model import LossEntry, Retreat, SpecialOrderOfLoss, SubWithdrawal
 from adjudicator.notation.reading import NUM, WORD, Reader, Token, tokenize
 
-LOSS_MARK = re.compile(r"\bool\b|\borders?\s+of\s+loss(?:es)?\b|\bloss\s+orders?\b|"
-                       r"\bcasualty\s+order\b", re.IGNORECASE)
+LOSS_MARK = re.compile(
+    r"\bool\b|\borders?\s+of\s+loss(?:es)?\b|\bloss\s+orders?\b|"
+    r"\bcasualty\s+order\b",
+    re.IGNORECASE,
+)
 WITHDRAW_MARK = re.compile(r"\bwithdraw\w*\b", re.IGNORECASE)
 RETREAT_MARK = re.compile(r"\bretreat\w*\b", re.IGNORECASE)
-_NUMBER = re.compile(r"(?:#\s*|\b(?:battle|attack|combat|bat)\s*(?:#|no\.?)?\s*)(\d{1,3})\b",
-                     re.IGNORECASE)
+_NUMBER = re.compile(
+    r"(?:#\s*|\b(?:battle|attack|combat|bat)\s*(?:#|no\.?)?\s*)(\d{1,3})\b", re.IGNORECASE
+)
 _SCOPE_NOISE = re.compile(
     r"\b(?:for|in|at|the|my|if|sub|subs|submarine|submarines|ss|it|its|they|will|shall|"
     r"should|survives?|surviving|special|orders?|loss(?:es)?|ool|withdraw\w*|retreat\w*|"
     r"battle|attack|combat|all|remaining|units?|defending|attacking|please|then|and|"
     r"location|zone\s+to|is|are|other|battles|attacks|every|each|any|rest)\b|"
-    r"[#():,;!.\-–—]|\d+", re.IGNORECASE)
+    r"[#():,;!.\-–—]|\d+",
+    re.IGNORECASE,
+)
 _TO = re.compile(r"\b(?:to|into)\b", re.IGNORECASE)
-_DESTINATION_END = re.compile(r"\b(?:after|if|when|unless|once|before)\b|[,;(.!]",
-                              re.IGNORECASE)
-_SKIP = frozenset({",", ";", ">", "->", "=>", "→", "/", "-", "then", "and", "first", "next",
-                   "last", "rest", "remaining", "all", "others", "other", "etc", "the", "."})
+_DESTINATION_END = re.compile(r"\b(?:after|if|when|unless|once|before)\b|[,;(.!]", re.IGNORECASE)
+_SKIP = frozenset(
+    {
+        ",",
+        ";",
+        ">",
+        "->",
+        "=>",
+        "→",
+        "/",
+        "-",
+        "then",
+        "and",
+        "first",
+        "next",
+        "last",
+        "rest",
+        "remaining",
+        "all",
+        "others",
+        "other",
+        "etc",
+        "the",
+        ".",
+    }
+)
 
 
 def _scope(reader: Reader, line: int, text: str, rule: str) -> tuple[int | None, str | None]:
@@ -44,7 +72,7 @@ def _scope(reader: Reader, line: int, text: str, rule: str) -> tuple[int | None,
     m = _NUMBER.search(text)
     if m is not None:
         number = int(m.group(1))
-        text = text[:m.start()] + " " + text[m.end():]
+        text = text[: m.start()] + " " + text[m.end() :]
     written = " ".join(_SCOPE_NOISE.sub(" ", text).split())
     if not written:
         return number, None
@@ -53,7 +81,7 @@ def _scope(reader: Reader, line: int, text: str, rule: str) -> tuple[int | None,
 
 def _destination(reader: Reader, line: int, text: str, rule: str) -> str | None:
     end = _DESTINATION_END.search(text)
-    written = (text[:end.start()] if end else text).strip()
+    written = (text[: end.start()] if end else text).strip()
     written = re.sub(r"^(?:the|a)\s+", "", written, flags=re.IGNORECASE)
     if not written:
         return None
@@ -67,9 +95,9 @@ def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | 
     if colon < 0 and mark is None:
         colon = text.find(":")
     if colon >= 0:
-        scope, listing = text[:colon], text[colon + 1:]
+        scope, listing = text[:colon], text[colon + 1 :]
     elif mark is not None:
-        scope, listing = text[:mark.start()], text[mark.end():]
+        scope, listing = text[: mark.start()], text[mark.end() :]
     else:
         scope, listing = "", text
     number, territory = _scope(reader, line, LOSS_MARK.sub(" ", scope), ORDERS_OF_LOSS)
@@ -79,8 +107,12 @@ def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | 
         return None  # half an order of loss is no order: the defaults apply
     if not order:
         if reader.errors_on(line) == 0:
-            reader.error(line, ORDERS_OF_LOSS, "the order of loss lists no units",
-                         "list unit types, first lost first: OOL: INF, ARM, FTR, BMB")
+            reader.error(
+                line,
+                ORDERS_OF_LOSS,
+                "the order of loss lists no units",
+                "list unit types, first lost first: OOL: INF, ARM, FTR, BMB",
+            )
         return None
     return SpecialOrderOfLoss(line, tuple(order), number, territory)
 
@@ -103,8 +135,12 @@ def _loss_list(reader: Reader, line: int, toks: list[Token]) -> list[LossEntry]:
             used = 1
         if unit is None:
             if reader.errors_on(line) == 0:
-                reader.error(line, ORDERS_OF_LOSS, f"could not read {tok.text!r} as a unit",
-                             "list unit types, first lost first: OOL: TRN, SUB, FTR, AC, BB")
+                reader.error(
+                    line,
+                    ORDERS_OF_LOSS,
+                    f"could not read {tok.text!r} as a unit",
+                    "list unit types, first lost first: OOL: TRN, SUB, FTR, AC, BB",
+                )
             return order
         order.append(LossEntry(unit, count))
         i += used
@@ -115,42 +151,60 @@ def _split_to(text: str, mark: re.Match[str] | None) -> tuple[str, str] | None:
     after = mark.end() if mark else 0
     to = _TO.search(text, after)
     if to is not None:
-        return text[:to.start()], text[to.end():]
+        return text[: to.start()], text[to.end() :]
     colon = text.find(":", after)
     if colon >= 0:
-        return text[:colon], text[colon + 1:]
+        return text[:colon], text[colon + 1 :]
     return None
+
+
+def _scoped_destination(
+    reader: Reader,
+    line: int,
+    text: str,
+    mark: re.Match[str] | None,
+    rule: str,
+    what: str,
+    example: str,
+) -> tuple[str, int | None, str | None] | None:
+    """The destination of a sub withdrawal or a retreat, with the battle it belongs to;
+    an error naming ``what`` is missing when there is none."""
+    parts = _split_to(text, mark)
+    if parts is None:
+        reader.error(line, rule, f"a {what} with no place to go to", f"name the place: {example}")
+        return None
+    number, territory = _scope(reader, line, parts[0], rule)
+    to = _destination(reader, line, parts[1], rule)
+    if to is None:
+        if reader.errors_on(line) == 0:
+            reader.error(line, rule, f"the {what} names no place", f"name the place: {example}")
+        return None
+    return to, number, territory
 
 
 def withdrawal(reader: Reader, line: int, text: str) -> SubWithdrawal | None:
     """A sub withdrawal: "Battle #2: sub withdraws to Karelia SZ"."""
-    parts = _split_to(text, WITHDRAW_MARK.search(text))
-    if parts is None:
-        reader.error(line, SUB_WITHDRAWAL, "a sub withdrawal with no sea zone to withdraw to",
-                     "name the zone: Battle #2 (Baltic SZ): sub withdraws to Karelia SZ")
-        return None
-    number, territory = _scope(reader, line, parts[0], SUB_WITHDRAWAL)
-    to = _destination(reader, line, parts[1], SUB_WITHDRAWAL)
-    if to is None:
-        if reader.errors_on(line) == 0:
-            reader.error(line, SUB_WITHDRAWAL, "the sub withdrawal names no sea zone",
-                         "name the zone: sub withdraws to Karelia SZ")
-        return None
-    return SubWithdrawal(line, to, number, territory)
+    found = _scoped_destination(
+        reader,
+        line,
+        text,
+        WITHDRAW_MARK.search(text),
+        SUB_WITHDRAWAL,
+        "sub withdrawal",
+        "Battle #2 (Baltic SZ): sub withdraws to Karelia SZ",
+    )
+    return None if found is None else SubWithdrawal(line, *found)
 
 
 def retreat(reader: Reader, line: int, text: str) -> Retreat | None:
     """A retreat location: "Battle #1 W Europe: retreat to UK SZ"."""
-    parts = _split_to(text, RETREAT_MARK.search(text))
-    if parts is None:
-        reader.error(line, RETREATS, "a retreat with no place to retreat to",
-                     "name the place: Battle #1: retreat to UK SZ")
-        return None
-    number, territory = _scope(reader, line, parts[0], RETREATS)
-    to = _destination(reader, line, parts[1], RETREATS)
-    if to is None:
-        if reader.errors_on(line) == 0:
-            reader.error(line, RETREATS, "the retreat names no place",
-                         "name the place: retreat to UK SZ")
-        return None
-    return Retreat(line, to, number, territory)
+    found = _scoped_destination(
+        reader,
+        line,
+        text,
+        RETREAT_MARK.search(text),
+        RETREATS,
+        "retreat",
+        "Battle #1: retreat to UK SZ",
+    )
+    return None if found is None else Retreat(line, *found)
