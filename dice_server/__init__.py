@@ -7,7 +7,7 @@ and creates no keys: ``pbem init`` makes them, and the app refuses to start with
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from flask import Flask, current_app
 from dice_server.config import TEMPLATES_DIR, instance_path, load_config
 from dice_server.db import make_engine, make_sessions
 from dice_server.keys import load_keys
-from dice_server.services import ServiceContext
+from dice_server.services import EntryLimit, ServiceContext
 
 
 def utc_now() -> datetime:
@@ -44,6 +44,10 @@ def register_services(app: Flask) -> None:
         mail_domain=mail_domain(app.config),
         mail_from=str(app.config["MAIL_FROM"]),
         base_url=str(app.config["BASE_URL"]).rstrip("/"),
+        entry_limit=EntryLimit(
+            entries=int(app.config["ENTRIES_PER_MEMBER_GAME"]),
+            window=timedelta(seconds=float(app.config["ENTRIES_WINDOW_SECONDS"])),
+        ),
     )
 
 
@@ -56,16 +60,27 @@ def mail_domain(config: Mapping[str, Any]) -> str:
 
 
 def register_blueprints(app: Flask) -> None:
-    from dice_server import marti
-    from dice_server.web import api, auth, errors, games, health, public, roller, tables, verify
+    from dice_server import marti, text
+    from dice_server.web import (
+        api,
+        auth,
+        errors,
+        games,
+        health,
+        public,
+        roller,
+        security,
+        tables,
+        verify,
+    )
     from dice_server.web.extensions import csrf, login_manager
 
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.config.setdefault("SESSION_COOKIE_SECURE", str(app.config["BASE_URL"]).startswith("https"))
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
+    security.init_app(app)
     csrf.init_app(app)
     login_manager.init_app(app)
     errors.init_app(app)
+    text.init_app(app)
     for blueprint in (
         health.bp,
         public.bp,

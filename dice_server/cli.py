@@ -184,7 +184,7 @@ def game_reopen(number: int, reason: str) -> None:
 
 @main.group()
 def ledger() -> None:
-    """Export and verify ledgers."""
+    """Export, verify and check ledgers."""
 
 
 @ledger.command("export")
@@ -210,6 +210,29 @@ def ledger_verify(file: Path, keys_file: Path) -> None:
     from dice_server.verifier import main as verify_main
 
     sys.exit(verify_main([str(file), "--keys", str(keys_file)]))
+
+
+@ledger.command("check")
+@click.argument("number", type=int, required=False)
+@click.option("--table", "table", type=int, help="Check TripleA table ID.")
+@refusals
+def ledger_check(number: int | None, table: int | None) -> None:
+    """Verify the stored ledgers in place: game NUMBER and/or table ID, or (given neither)
+    every game and every table. One line per ledger; exit 1 with the first problem found."""
+    from dice_server.services.integrity import check_ledgers
+
+    first = None
+    for checked in check_ledgers(_ctx(), game=number, table=table):
+        click.echo(checked.line())
+        if first is None and checked.problem is not None:
+            first = checked
+    if first is not None:
+        click.echo(
+            f"error: {first.name}, {first.problem} (restore it from the players' mailed copies "
+            "of its entries)",
+            err=True,
+        )
+        sys.exit(1)
 
 
 @main.command()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -72,16 +73,31 @@ def make_sessions(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 
 
+_writer = threading.local()
+
+
+def in_write_transaction() -> bool:
+    """Whether this thread is inside :func:`writing` (slow work, such as a password hash,
+    belongs before it: a writer holds SQLite's write lock for every other process)."""
+    return bool(getattr(_writer, "active", False))
+
+
 @contextmanager
 def writing(sessions: sessionmaker[Session]) -> Iterator[Session]:
     """A write transaction: committed on success, rolled back whole on any error.
 
     Never nest one inside another in the same thread: on SQLite the inner one would wait at
-    the gate the outer one holds.
+    the gate the outer one holds (refused at once here rather than waiting forever).
     """
-    with _gate(_GATES.get(sessions.kw["bind"])), sessions() as session, session.begin():
-        session.connection(execution_options={WRITE_OPTION: True})
-        yield session
+    if in_write_transaction():
+        raise RuntimeError("write transactions do not nest: finish the first one")
+    _writer.active = True
+    try:
+        with _gate(_GATES.get(sessions.kw["bind"])), sessions() as session, session.begin():
+            session.connection(execution_options={WRITE_OPTION: True})
+            yield session
+    finally:
+        _writer.active = False
 
 
 @contextmanager

@@ -43,4 +43,21 @@ class Conflict(ServiceError):
 
 
 class TooManyRequests(ServiceError):
+    """A limit was reached; ``retry_after`` (seconds) says when to try again."""
+
     status = 429
+
+    def __init__(
+        self, message: str, field: str | None = None, *, retry_after: int | None = None
+    ) -> None:
+        super().__init__(message, field)
+        self.retry_after = retry_after
+
+
+class LedgerTampered(ServiceError):
+    """A ledger is not as this server left it (its tail replaced, truncated or extended
+    behind the server's back), or fails its check: nothing is appended to it until an
+    operator has run ``pbem ledger check`` and restored it. 503: the server is sound but
+    this ledger is unavailable; a later retry is safe (nothing was written)."""
+
+    status = 503

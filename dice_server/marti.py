@@ -27,10 +27,15 @@ from werkzeug.exceptions import HTTPException
 
 from dice_server import service_context
 from dice_server.errors import InvalidRequest, ServiceError
+from dice_server.jsonbody import read_json, shown
 from dice_server.services import addresses, tables
 from dice_server.verifier import parse_time
 
 bp = Blueprint("triplea", __name__)
+#: The fields of ``/api/roll`` and ``/api/register``; a JSON body's other fields are ignored.
+CURRENT_FIELDS = ("times", "max", "email1", "email2", "email")
+#: More digits than any count or number of sides needs (both stop at 5000).
+MAX_COUNT_DIGITS = 9
 
 
 def limits() -> tables.Limits:
@@ -92,8 +97,8 @@ def marti() -> str:
     form = request.form
     request_ = tables.check_roll(
         "legacy",
-        form.get("numdice", ""),
-        form.get("numsides", ""),
+        _count(form.get("numdice", "")),
+        _count(form.get("numsides", "")),
         _split(form.get("roller", "")),
         _split(form.get("gm", "")),
         form.get("subject", ""),
@@ -104,13 +109,32 @@ def marti() -> str:
     return f"your dice are: {dice}<p><p>roll #{rolled.entry.seq} of {url}"
 
 
+def _count(raw: str) -> str:
+    """A count as ``check_roll`` may read it with ``int()``: ASCII digits of sane length.
+
+    Anything else ("²" passes ``isdigit()``; 5,000 nines exceed ``int()``'s digit limit) is
+    handed on as "", which ``check_roll`` refuses with its own message for that field.
+    """
+    text = raw.strip()
+    return text if text.isascii() and len(text) <= MAX_COUNT_DIGITS else ""
+
+
 def _fields() -> dict[str, str]:
-    if request.is_json:
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict):
-            raise InvalidRequest("the body is not a JSON object")
-        return {k: str(v) for k, v in body.items() if isinstance(v, str | int)}
-    return dict(request.form)
+    """The current protocol's fields, from a form or a JSON object. A JSON field may be a
+    string or a whole number; null counts as absent (a client without a Cc sends one)."""
+    if not request.is_json:
+        return dict(request.form)
+    body = read_json(request.get_data(cache=False))
+    if not isinstance(body, dict):
+        raise InvalidRequest(f"the request body must be a JSON object, not {shown(body)}")
+    fields = {}
+    for name in CURRENT_FIELDS:
+        value = body.get(name)
+        if type(value) is int or type(value) is str:
+            fields[name] = str(value)
+        elif value is not None:
+            raise InvalidRequest(f"{name} must be text or a whole number, not {shown(value)}", name)
+    return fields
 
 
 @bp.post("/api/roll")
@@ -120,7 +144,7 @@ def api_roll() -> dict[str, Any]:
     cc = [fields["email2"]] if fields.get("email2", "").strip() else []
     to = [fields["email1"]] if fields.get("email1", "").strip() else []
     request_ = tables.check_roll(
-        "current", fields.get("times", ""), fields.get("max", ""), to, cc, ""
+        "current", _count(fields.get("times", "")), _count(fields.get("max", "")), to, cc, ""
     )
     rolled = tables.roll(service_context(), request_, request.remote_addr or "?", limits())
     at = parse_time(rolled.entry.at).replace(tzinfo=UTC)
@@ -138,5 +162,5 @@ def api_roll() -> dict[str, Any]:
 @current_answers
 def api_register() -> dict[str, Any]:
     email = _fields().get("email", "")
-    addresses.request_link(service_context(), email, "register")
+    addresses.request_link(service_context(), email, "register", request.remote_addr or "unknown")
     return {"message": "a confirmation link was mailed: open it to receive dice"}

@@ -82,6 +82,10 @@ class Game(Base):
     status: Mapped[str] = mapped_column(String(16), default="active")
     winner: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The seq and body hash of the last entry this server appended (None before the
+    # genesis): each append checks the ledger still ends there (dice_server.ledger).
+    head_seq: Mapped[int | None] = mapped_column(Integer)
+    head_hash: Mapped[str | None] = mapped_column(String(64))
 
     axis: Mapped[Member] = relationship(foreign_keys=[axis_id])
     allies: Mapped[Member] = relationship(foreign_keys=[allies_id])
@@ -256,6 +260,9 @@ class DiceTable(Base):
     status: Mapped[str] = mapped_column(String(8), default="open")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The last entry this server appended, as on a game.
+    head_seq: Mapped[int | None] = mapped_column(Integer)
+    head_hash: Mapped[str | None] = mapped_column(String(64))
 
 
 class TableEntry(SignedEntryFields, Base):

@@ -25,6 +25,7 @@ from typing import Any
 from adjudicator.battle.firing import AA_HITS_ON, SUPPORT_SHOT_HITS_ON
 from adjudicator.units import UNIT_STATS, Technology, UnitType, unit_profile
 from dice_server.errors import InvalidRequest
+from dice_server.jsonbody import shown
 from dice_server.verifier import NotCanonical, check_value
 
 SIDES = 6
@@ -81,33 +82,60 @@ def field_error(field: str, message: str) -> InvalidRequest:
 def check_fields(payload: Any, allowed: set[str], required: set[str]) -> dict[str, Any]:
     """The request must be a JSON object of integers and strings, with only known fields."""
     if not isinstance(payload, dict):
-        raise InvalidRequest("the request body must be a JSON object")
+        raise InvalidRequest(f"the request body must be a JSON object, not {shown(payload)}")
+    unknown = sorted(set(payload) - allowed)
+    if unknown:
+        raise field_error(
+            shown(unknown[0]).strip('"'),
+            f"unknown field; expected some of {', '.join(sorted(allowed))}",
+        )
+    found = _foreign_value(payload)
+    if found is not None:
+        where, value = found
+        raise field_error(where, f"{_FOREIGN[type(value)]} is not allowed here: {_SEND}")
     try:
         check_value(payload, "request")
     except NotCanonical as exc:
         raise InvalidRequest(f"{exc} (send integers and strings only)") from None
-    unknown = sorted(set(payload) - allowed)
-    if unknown:
-        raise field_error(
-            unknown[0], f"unknown field; expected some of {', '.join(sorted(allowed))}"
-        )
     missing = sorted(required - set(payload))
     if missing:
         raise field_error(missing[0], "is required")
     return payload
 
 
+_SEND = "send a whole number or text, or leave the field out"
+_FOREIGN = {bool: "true or false (a boolean)", type(None): "null", float: "a fraction"}
+
+
+def _foreign_value(value: Any, path: str = "") -> tuple[str, Any] | None:
+    """The first boolean, null or float in a request, and where: the ledger holds integers
+    and strings only (DESIGN.md), and ``True`` would otherwise pass for the integer 1."""
+    items: Any = ()
+    if isinstance(value, dict):
+        items = ((f"{path}.{k}" if path else k, v) for k, v in value.items())
+    elif isinstance(value, list):
+        items = ((f"{path}[{i}]", v) for i, v in enumerate(value))
+    for where, item in items:
+        if item is None or isinstance(item, bool | float):
+            return where, item
+        if isinstance(item, dict | list):
+            found = _foreign_value(item, where)
+            if found is not None:
+                return found
+    return None
+
+
 def positive_int(payload: Mapping[str, Any], field: str, limit: int = MAX_NUMBER) -> int:
     value = payload.get(field)
-    if not isinstance(value, int) or not 1 <= value <= limit:
-        raise field_error(field, f"must be a whole number from 1 to {limit}, not {value!r}")
+    if type(value) is not int or not 1 <= value <= limit:
+        raise field_error(field, f"must be a whole number from 1 to {limit}, not {shown(value)}")
     return value
 
 
 def text(payload: Mapping[str, Any], field: str, limit: int, required: bool = True) -> str:
     value = payload.get(field, "")
     if not isinstance(value, str):
-        raise field_error(field, "must be a string")
+        raise field_error(field, f"must be text, not {shown(value)}")
     value = value.strip()
     if required and not value:
         raise field_error(field, "must not be empty")
@@ -124,7 +152,7 @@ def country(payload: Mapping[str, Any]) -> str:
         return COUNTRIES[" ".join(name.casefold().replace(".", "").split())]
     except KeyError:
         raise field_error(
-            "country", f"unknown country {name!r}; use Russia, Germany, UK, Japan or USA"
+            "country", f"unknown country {shown(name)}; use Russia, Germany, UK, Japan or USA"
         ) from None
 
 
@@ -137,7 +165,9 @@ class UnitCount:
 def unit_list(payload: Mapping[str, Any], field: str, allowed: set[str]) -> list[UnitCount]:
     raw = payload.get(field, [])
     if not isinstance(raw, list):
-        raise field_error(field, 'must be a list of {"unit": ..., "count": ...}')
+        raise field_error(
+            field, f'must be a list of {{"unit": ..., "count": ...}}, not {shown(raw)}'
+        )
     seen: set[str] = set()
     out = []
     for index, item in enumerate(raw):
@@ -145,7 +175,9 @@ def unit_list(payload: Mapping[str, Any], field: str, allowed: set[str]) -> list
         if not isinstance(item, dict) or set(item) != {"unit", "count"}:
             raise field_error(where, 'must be {"unit": "INF", "count": 3}')
         name = item["unit"]
-        unit = name.strip().upper() if isinstance(name, str) else ""
+        if not isinstance(name, str):
+            raise field_error(f"{where}.unit", f"must be a unit's name, not {shown(name)}")
+        unit = name.strip().upper()
         if unit not in allowed:
             if unit == "AA" and field != "defender":
                 raise field_error(
@@ -153,11 +185,13 @@ def unit_list(payload: Mapping[str, Any], field: str, allowed: set[str]) -> list
                 )
             raise field_error(
                 f"{where}.unit",
-                f"unknown unit {name!r} here; use one of {', '.join(sorted(allowed))}",
+                f"unknown unit {shown(name)} here; use one of {', '.join(sorted(allowed))}",
             )
         count = item["count"]
-        if not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-            raise field_error(f"{where}.count", f"must be from 1 to {MAX_COUNT}, not {count!r}")
+        if type(count) is not int or not 1 <= count <= MAX_COUNT:
+            raise field_error(
+                f"{where}.count", f"must be from 1 to {MAX_COUNT}, not {shown(count)}"
+            )
         if unit in seen:
             raise field_error(f"{where}.unit", f"{unit} is listed twice; give one total count")
         seen.add(unit)
@@ -295,7 +329,9 @@ def parse_battle_roll(payload: Any) -> BattleRoll:
     options = sorted({o.strip().lower() for o in raw_options})
     for option in options:
         if option not in OPTIONS:
-            raise field_error("options", f"unknown option {option!r}; known: {', '.join(OPTIONS)}")
+            raise field_error(
+                "options", f"unknown option {shown(option)}; known: {', '.join(OPTIONS)}"
+            )
     aa = [u for u in defender if u.unit == "AA"]
     if aa and aa[0].count > 1:
         raise field_error("defender", "a territory holds at most one AA gun")

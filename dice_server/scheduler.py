@@ -1,6 +1,11 @@
 """`pbem scheduler`: the one process that runs APScheduler (3.x). Web workers never start
-a scheduler. Jobs are module-level functions; the job store is the app's database (its
-table is left out of Alembic's autogenerate), job ids are explicit and replaced on start."""
+a scheduler. Jobs are module-level functions with explicit ids, added on every start.
+
+The job store is in memory: the jobs are fixed by the code and re-added at start, so a
+database job store would only be one more writer fighting the application for SQLite's
+write lock (it had no write gate, and its "database is locked" ended the process). A job
+that fails, the database busy or down included, is logged and runs again at the next
+interval: the scheduler outlives it. It logs what a run did, never that it looked."""
 
 from __future__ import annotations
 
@@ -10,16 +15,16 @@ from datetime import UTC
 from pathlib import Path
 from types import FrameType
 
-from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
+from sqlalchemy.exc import SQLAlchemyError
 
 from dice_server.mail.delivery import Courier, deliver_due
 
 log = logging.getLogger(__name__)
 
 OUTBOX_JOB = "outbox"
-JOBS_TABLE = "apscheduler_jobs"
 
 _courier: Courier | None = None
 
@@ -28,7 +33,12 @@ def outbox_job() -> None:
     """Deliver the due mail (the job APScheduler runs every few seconds)."""
     if _courier is None:
         raise RuntimeError("the outbox job runs only inside `pbem scheduler`")
-    report = deliver_due(_courier)
+    try:
+        report = deliver_due(_courier)
+    except SQLAlchemyError as exc:
+        # Busy or unreachable database: nothing was lost (claims expire); try next interval.
+        log.warning("outbox: the database did not answer (%s); trying again next run", exc)
+        return
     if report.sent or report.failed:
         log.info("outbox: %d sent, %d failed", len(report.sent), len(report.failed))
 
@@ -36,10 +46,10 @@ def outbox_job() -> None:
 def build(app: Flask) -> BlockingScheduler:
     global _courier
     _courier = Courier.from_config(app.extensions["pbem"], app.config, Path(app.instance_path))
+    # APScheduler logs two INFO lines for every run of every job: keep its warnings only.
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
     scheduler = BlockingScheduler(
-        jobstores={
-            "default": SQLAlchemyJobStore(url=app.config["DATABASE_URL"], tablename=JOBS_TABLE)
-        },
+        jobstores={"default": MemoryJobStore()},
         job_defaults={"coalesce": True, "max_instances": 1},
         timezone=UTC,
     )

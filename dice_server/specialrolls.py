@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.units import Technology, UnitType, unit_profile
+from dice_server.jsonbody import shown
 from dice_server.rollspec import (
     AA_HIT_ON,
     HEADER_FIELDS,
@@ -88,9 +89,9 @@ def _fields(payload: Any, extra: set[str], required: set[str]) -> dict[str, Any]
 
 def _flag(fields: dict[str, Any], name: str) -> int:
     value = fields.get(name)
-    if value not in (0, 1) or isinstance(value, bool):
-        raise field_error(name, f"must be 0 or 1, not {value!r}")
-    return int(value)
+    if type(value) is not int or value not in (0, 1):
+        raise field_error(name, f"must be 0 or 1, not {shown(value)}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def parse_tech_roll(payload: Any) -> TechRoll:
         key = " ".join(name.replace("-", " ").replace("_", " ").casefold().split())
         if key not in TECH_NAMES:
             known = ", ".join(tech_label(t) for t in Technology)
-            raise field_error("owned", f"unknown technology {name!r}; known: {known}")
+            raise field_error("owned", f"unknown technology {shown(name)}; known: {known}")
         if TECH_NAMES[key] not in owned:
             owned.append(TECH_NAMES[key])
     return TechRoll(Header.parse(fields), count, declared, tuple(owned))
@@ -231,7 +232,9 @@ def _options(fields: dict[str, Any], allowed: set[str]) -> set[str]:
         raise field_error("options", "must be a list of option names")
     options = {o.strip().lower() for o in raw}
     for option in sorted(options - allowed):
-        raise field_error("options", f"unknown option {option!r}; known here: {', '.join(allowed)}")
+        raise field_error(
+            "options", f"unknown option {shown(option)}; known here: {', '.join(allowed)}"
+        )
     return options
 
 

@@ -7,7 +7,7 @@ Services run them on ``session.connection()``, inside the session's transaction.
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, insert, select
+from sqlalchemy import Update, bindparam, insert, select, true, update
 
 from dice_server.models import Base
 
@@ -56,23 +56,82 @@ OPEN_SEED = (
     .limit(1)
 )
 
-HEAD = (
+_last_entry = (
     select(entries.seq, entries.hash, entries.at)
     .where(entries.game_number == bindparam("number"))
     .order_by(entries.seq.desc())
     .limit(1)
+    .subquery("last_entry")
 )
 
+#: The game's head as its last append recorded it (``head_seq``, ``head_hash``) beside its
+#: last entry as stored (``seq``, ``hash``, ``at``; None when it has none), in one round
+#: trip: an append extends the chain only when the two agree.
+HEAD = (
+    select(games.head_seq, games.head_hash, _last_entry.c.seq, _last_entry.c.hash, _last_entry.c.at)
+    .select_from(TABLES["games"].outerjoin(_last_entry, true()))
+    .where(games.number == bindparam("number"))
+)
+
+#: Record the head an append wrote (on the row the append holds locked).
+SET_HEAD = (
+    update(TABLES["games"])
+    .where(games.number == bindparam("chain"))
+    .values(head_seq=bindparam("seq"), head_hash=bindparam("hash"))
+)
+
+tables = TABLES["dice_tables"].c
 table_entries = TABLES["table_entries"].c
 
-TABLE_HEAD = (
+_last_table_entry = (
     select(table_entries.seq, table_entries.hash, table_entries.at)
     .where(table_entries.table_id == bindparam("table"))
     .order_by(table_entries.seq.desc())
     .limit(1)
+    .subquery("last_entry")
+)
+
+TABLE_HEAD = (
+    select(
+        tables.head_seq,
+        tables.head_hash,
+        _last_table_entry.c.seq,
+        _last_table_entry.c.hash,
+        _last_table_entry.c.at,
+    )
+    .select_from(TABLES["dice_tables"].outerjoin(_last_table_entry, true()))
+    .where(tables.id == bindparam("table"))
+)
+
+SET_TABLE_HEAD = (
+    update(TABLES["dice_tables"])
+    .where(tables.id == bindparam("chain"))
+    .values(head_seq=bindparam("seq"), head_hash=bindparam("hash"))
 )
 
 INSERT_TABLE_ENTRY = insert(TABLES["table_entries"])
+
+
+def _append_and_record(entry_table: str, chain_column: str, owner: str, key: str) -> Update:
+    """PostgreSQL: insert the entry and record the head it makes in one round trip (an
+    INSERT in a WITH; SQLite, in process, runs the INSERT and SET_HEAD one after the other)."""
+    table, owner_table = TABLES[entry_table], TABLES[owner]
+    columns = [column.name for column in table.columns if column.name != "id"]
+    appended = (
+        insert(table)
+        .values({name: bindparam(name) for name in columns})
+        .returning(table.c[chain_column], table.c.seq, table.c.hash)
+        .cte("appended")
+    )
+    return (
+        update(owner_table)
+        .where(owner_table.c[key] == appended.c[chain_column])
+        .values(head_seq=appended.c.seq, head_hash=appended.c.hash)
+    )
+
+
+APPEND_ENTRY_PG = _append_and_record("ledger_entries", "game_number", "games", "number")
+APPEND_TABLE_ENTRY_PG = _append_and_record("table_entries", "table_id", "dice_tables", "id")
 
 ENTRY = select(TABLES["ledger_entries"]).where(
     entries.game_number == bindparam("number"), entries.seq == bindparam("seq")

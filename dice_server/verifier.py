@@ -139,9 +139,18 @@ def decode_body(body: bytes) -> Any:
 
     Floats and NaN are refused by the parser's hooks; booleans, nulls and integers of 16
     digits or more can only be present where the body has such a bare token, and only
-    then is the slower walk over every value needed.
+    then is the slower walk over every value needed. A body nested too deeply for Python's
+    parser, or holding an integer too long for ``int()``, is a ``ValueError`` in plain words
+    like any other body that cannot be read.
     """
-    obj = json.loads(body, parse_float=_refuse_float, parse_constant=_refuse_constant)
+    try:
+        obj = json.loads(body, parse_float=_refuse_float, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ValueError("it is nested too deeply to read") from None
+    except (NotCanonical, json.JSONDecodeError, UnicodeDecodeError):
+        raise
+    except ValueError:  # int() refuses more than sys.get_int_max_str_digits() digits
+        raise ValueError("it holds an integer too long to read") from None
     if _SUSPECT.search(body):
         check_value(obj)
     return obj
@@ -302,9 +311,15 @@ class LedgerVerifier:
                     self.report.problems.append(f"{where}: body is not in canonical form")
             except NotCanonical as exc:
                 self.report.problems.append(f"{where}: {exc}")
-                obj = json.loads(body)
-            except ValueError as exc:
-                self.report.problems.append(f"{where}: body is not JSON ({exc})")
+                try:  # read it anyway, to check the rest of the entry
+                    obj = json.loads(body)
+                except (ValueError, RecursionError):
+                    return position - 1
+            except (ValueError, RecursionError) as exc:
+                reason = (
+                    "it is nested too deeply to check" if isinstance(exc, RecursionError) else exc
+                )
+                self.report.problems.append(f"{where}: body is not JSON ({reason})")
                 return position - 1
             if not isinstance(obj, dict):
                 self.report.problems.append(f"{where}: body is not an object")
@@ -333,8 +348,9 @@ class LedgerVerifier:
             )
         if obj.get("prev") != prev:
             self.report.problems.append(f"{where}: prev does not match the previous entry's hash")
-        if obj.get("kind") not in KINDS:
-            self.report.problems.append(f"{where}: unknown kind {obj.get('kind')!r}")
+        kind = obj.get("kind")
+        if not isinstance(kind, str) or kind not in KINDS:
+            self.report.problems.append(f"{where}: unknown kind {kind!r}")
 
     def _check_time(
         self, where: str, obj: dict[str, Any], prev: datetime | None
@@ -350,6 +366,8 @@ class LedgerVerifier:
 
     def _check_kind(self, where: str, obj: dict[str, Any]) -> None:
         kind, data, seq = obj.get("kind"), obj.get("data"), obj.get("seq")
+        if not isinstance(kind, str):
+            kind = None  # reported by the header check; an object or list is unhashable
         if not isinstance(data, dict) or not isinstance(seq, int):
             self.report.problems.append(f"{where}: data must be an object")
             return
@@ -405,11 +423,16 @@ class LedgerVerifier:
         grouped: list[int] = []
         for index, group in enumerate(groups):
             gdice = group.get("dice", []) if isinstance(group, dict) else []
-            grouped += gdice
             hit_on = group.get("hit_on") if isinstance(group, dict) else None
-            if isinstance(hit_on, int) and group.get("hits") != sum(d <= hit_on for d in gdice):
+            try:
+                grouped += gdice
+                if isinstance(hit_on, int) and group.get("hits") != sum(d <= hit_on for d in gdice):
+                    self.report.problems.append(
+                        f"{where}: group {index + 1} hits do not match its dice"
+                    )
+            except TypeError:
                 self.report.problems.append(
-                    f"{where}: group {index + 1} hits do not match its dice"
+                    f"{where}: group {index + 1} dice are not a list of numbers"
                 )
         if groups and grouped != dice:
             self.report.problems.append(f"{where}: the groups' dice are not the entry's dice")

@@ -179,3 +179,21 @@ def mailed_text(ctx: Any, pattern: str) -> str:
         if found:
             return found.group(1)
     raise AssertionError(f"no queued message matches {pattern!r}")
+
+
+def follow_link(client: Any, link: str, **fields: str) -> Any:
+    """Open a mailed one-time link as a member would: the GET shows a form holding the
+    token; press its button (with ``fields`` filled in). Returns the POST's response."""
+    import re
+
+    page = client.get(link)
+    assert page.status_code == 200, page.status_code
+    html = page.get_data(as_text=True)
+    forms = re.findall(r'<form method="post" action="([^"]+)"[^>]*>(.*?)</form>', html, re.S)
+    found = [(action, body) for action, body in forms if 'name="t"' in body]
+    assert found, "the link's page has no form with its token"
+    action, body = found[0]
+    csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', body)
+    token = re.search(r'<input[^>]*name="t"[^>]*value="([^"]*)"', body)
+    assert csrf and token
+    return client.post(action, data={"csrf_token": csrf.group(1), "t": token.group(1), **fields})

@@ -1,5 +1,8 @@
 """An outbox row and its entry as a message. Everything comes from stored, immutable data
-(the Date is the entry's own time), so a resend is the same message byte for byte."""
+(the Date is the entry's own time), so a resend is the same message byte for byte.
+
+What a person reads (the Subject, the text) has its bidirectional controls made visible
+(dice_server.text); the attached entry keeps its exact bytes, so it still verifies."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from email.utils import format_datetime
 
 from dice_server.models import DiceTable, LedgerEntry, OutboxMessage, TableEntry
 from dice_server.readable import describe, subject
+from dice_server.text import neutralise_bidi
 from dice_server.verifier import parse_time
 
 
@@ -38,7 +42,7 @@ def entry_message(
     obj = json.loads(entry.body)
     data, number, seq = obj["data"], entry.game_number, entry.seq
     msg = EmailMessage()
-    msg["Subject"] = subject(number, seq, entry.kind, data)
+    msg["Subject"] = neutralise_bidi(subject(number, seq, entry.kind, data))
     _envelope(msg, row, entry.at, head)
     if thread_root and thread_root != row.message_id:
         msg["In-Reply-To"] = thread_root
@@ -55,7 +59,7 @@ def entry_message(
         "  python verifier.py LEDGER.json --keys KEYS.json",
         f"on the game's ledger ({base}/api/v1/games/{number}/ledger).",
     ]
-    msg.set_content("\n".join(lines) + "\n")
+    msg.set_content(neutralise_bidi("\n".join(lines) + "\n"))
     attachment = json.dumps(entry.signed(), ensure_ascii=False, indent=1) + "\n"
     msg.add_attachment(
         attachment.encode("utf-8"),
@@ -92,9 +96,7 @@ def table_message(
     url = f"{head.base_url.rstrip('/')}/tables/{table.public_id}"
     msg = EmailMessage()
     if entry.kind == "roll":
-        msg["Subject"] = (
-            f"[TripleA] {table.game_name}: {data['annotation'] or 'dice'} (roll #{entry.seq})"
-        )
+        title = f"[TripleA] {table.game_name}: {data['annotation'] or 'dice'} (roll #{entry.seq})"
         lines = [
             f"Game: {table.game_name}",
             f"Annotation: {data['annotation']}",
@@ -103,18 +105,19 @@ def table_message(
             "  " + ",".join(str(d) for d in data["dice"]),
         ]
     elif entry.kind == "genesis":
-        msg["Subject"] = f"[TripleA] {table.game_name}: table {table.id} opened"
+        title = f"[TripleA] {table.game_name}: table {table.id} opened"
         lines = [
             f"A dice table is open for {', '.join(json.loads(row.to_addrs))}.",
             f"Its dice seed is committed: {data['seed_commitment']}; it is revealed when a "
             "participant closes the table, and then every die can be recomputed.",
         ]
     else:
-        msg["Subject"] = f"[TripleA] {table.game_name}: table {table.id} closed"
+        title = f"[TripleA] {table.game_name}: table {table.id} closed"
         lines = [f"The table is closed; its seed is revealed: {data['seed']}."]
+    msg["Subject"] = neutralise_bidi(title)
     _envelope(msg, row, entry.at, head)
     lines += ["", f"Every roll of this table, in order, and its verification: {url}"]
-    msg.set_content("\n".join(lines) + "\n")
+    msg.set_content(neutralise_bidi("\n".join(lines) + "\n"))
     msg.add_attachment(
         (json.dumps(entry.signed(), ensure_ascii=False, indent=1) + "\n").encode(),
         maintype="application",

@@ -66,28 +66,40 @@ def render(claimed: Claimed, letterhead: Letterhead) -> EmailMessage:
 
 
 def deliver_due(courier: Courier) -> RunReport:
-    """Deliver what is due now; safe to run in several processes at once (the claim)."""
+    """Deliver everything due now, in the outbox's fair order, batch after batch until
+    nothing due is left (each message tried at most once a run); safe to run in several
+    processes at once (the claim)."""
     ctx, report = courier.ctx, RunReport()
-    for message in due_ids(ctx, ctx.clock(), courier.batch):
-        claimed = claim(ctx, message, ctx.clock(), courier.lease)
-        if claimed is None:
-            continue  # another run holds it
-        try:
-            msg = render(claimed, courier.letterhead)
-            note = courier.transport.send(msg, recipients(claimed.row))
-        except DeliveryError as exc:
-            status = mark_failed(
-                ctx, message, ctx.clock(), str(exc), courier.backoff, permanent=exc.permanent
-            )
-            report.failed[message] = str(exc)
-            log.warning("outbox %s %s: %s", message, status, exc)
-        except Exception as exc:  # a rendering bug must not stop the queue
-            log.exception("outbox %s could not be rendered", message)
-            mark_failed(ctx, message, ctx.clock(), f"internal error: {exc!r}", courier.backoff)
-            report.failed[message] = repr(exc)
-        else:
-            mark_sent(ctx, message, ctx.clock(), note)
-            report.sent.append(message)
-            if note:
-                log.warning("outbox %s sent, but %s", message, note)
-    return report
+    tried: set[int] = set()
+    while True:
+        batch = [m for m in due_ids(ctx, ctx.clock(), courier.batch + len(tried)) if m not in tried]
+        if not batch:
+            return report
+        for message in batch:
+            tried.add(message)
+            _deliver_one(courier, message, report)
+
+
+def _deliver_one(courier: Courier, message: int, report: RunReport) -> None:
+    ctx = courier.ctx
+    claimed = claim(ctx, message, ctx.clock(), courier.lease)
+    if claimed is None:
+        return  # another run holds it
+    try:
+        msg = render(claimed, courier.letterhead)
+        note = courier.transport.send(msg, recipients(claimed.row))
+    except DeliveryError as exc:
+        status = mark_failed(
+            ctx, message, ctx.clock(), str(exc), courier.backoff, permanent=exc.permanent
+        )
+        report.failed[message] = str(exc)
+        log.warning("outbox %s %s: %s", message, status, exc)
+    except Exception as exc:  # a rendering bug must not stop the queue
+        log.exception("outbox %s could not be rendered", message)
+        mark_failed(ctx, message, ctx.clock(), f"internal error: {exc!r}", courier.backoff)
+        report.failed[message] = repr(exc)
+    else:
+        mark_sent(ctx, message, ctx.clock(), note)
+        report.sent.append(message)
+        if note:
+            log.warning("outbox %s sent, but %s", message, note)

@@ -3,6 +3,7 @@ mailed links, API tokens, and the Minister of Law's role."""
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from datetime import datetime, timedelta
 
@@ -25,15 +26,22 @@ from dice_server.services import ServiceContext
 from dice_server.services.links import spend
 from dice_server.services.mailer import queue_mail
 from dice_server.services.members import hash_token, normalize_email
-from dice_server.services.throttle import exhausted, take, wait_left
+from dice_server.services.throttle import admit, remaining_wait, take
 
 MIN_PASSWORD = 10
 MAX_PASSWORD = 200
 CONFIRM_FOR = timedelta(hours=48)
 RESET_FOR = timedelta(hours=1)
 LOGIN_WINDOW = timedelta(minutes=15)
+#: Failed log-ins allowed per address from one client, and per client over all addresses.
+#: None is counted per address alone: a stranger's wrong guesses must not lock the owner
+#: out (he logs in from his own client).
 LOGIN_FAILURES_PER_ADDRESS = 5
 LOGIN_FAILURES_PER_CLIENT = 30
+#: Registrations one client may make in an hour (each costs a scrypt hash).
+REGISTRATIONS_PER_CLIENT = 10
+#: Where a mailed link lands (its token in ``?t=``, posted on from a form).
+LINK_PATHS = {"confirm": "/confirm", "reset": "/reset/password"}
 # Checked against when the address is unknown, so that a wrong address takes as long.
 _DUMMY_HASH = generate_password_hash("not a password of anyone", method="scrypt")
 
@@ -58,36 +66,77 @@ def _new_link(
     return row, token
 
 
-def register(ctx: ServiceContext, email: str, name: str, password: str) -> Member:
-    """A new, unconfirmed member; the confirmation link goes out through the outbox."""
+def register(ctx: ServiceContext, email: str, name: str, password: str, client: str) -> str:
+    """Register a new, unconfirmed member; the confirmation link goes out through the
+    outbox. Returns the address as written.
+
+    The answer is the same whether or not the address is already a member's (it must not
+    tell a stranger who plays here): the owner of a known address is mailed instead, and
+    learns that someone tried. The scrypt hash is computed before the write transaction,
+    so a flood of registrations never holds the database's write lock for a hash, and
+    ``client`` (its IP address) may register only a few times an hour, so that nobody can
+    keep the server's processors busy hashing.
+    """
     address, key = normalize_email(email)
     name = name.strip()
     if not 1 <= len(name) <= 100:
         raise InvalidRequest("name: give a name of 1 to 100 characters", "name")
     check_password(password)
+    with writing(ctx.sessions) as session:
+        wait = admit(
+            session,
+            f"register:client:{client}",
+            REGISTRATIONS_PER_CLIENT,
+            timedelta(hours=1),
+            ctx.clock(),
+        )
+    if wait is not None:
+        raise TooManyRequests(
+            f"too many registrations from here: wait {int(wait.total_seconds() // 60) + 1} minutes",
+            retry_after=int(wait.total_seconds()) + 1,
+        )
+    password_hash = generate_password_hash(password, method="scrypt")
     now = ctx.clock()
     try:
         with writing(ctx.sessions) as session:
-            if session.execute(select(Member.id).where(Member.email_key == key)).first():
-                raise Conflict(
-                    f"email: {address} is already registered (addresses ignore letter case); "
-                    "log in, or reset the password",
-                    "email",
-                )
+            known = session.execute(
+                select(Member).where(Member.email_key == key)
+            ).scalar_one_or_none()
+            if known is not None:
+                _tell_owner(session, ctx, known, now)
+                return address
             member = Member(
                 email=address,
                 email_key=key,
                 name=name,
                 role="player",
                 confirmed=False,
-                password_hash=generate_password_hash(password, method="scrypt"),
+                password_hash=password_hash,
             )
             session.add(member)
             session.flush()
             _send_confirmation(session, ctx, member, now)
-            return member
+            return address
     except IntegrityError:
-        raise Conflict(f"email: {address} is already registered", "email") from None
+        # Registered by a concurrent request a moment ago: the same answer again.
+        return address
+
+
+def _tell_owner(session: Session, ctx: ServiceContext, member: Member, now: datetime) -> None:
+    """Someone registered with a member's address: tell the owner (at most three a day)."""
+    if not take(session, f"register-known:{member.id}", 3, timedelta(days=1), now):
+        return
+    queue_mail(
+        session,
+        ctx,
+        now,
+        member.email,
+        "Someone tried to register your address at the PBEM dice server",
+        f"Hello {member.name},\n\nsomeone (perhaps you) tried to register this address "
+        f"again at {ctx.base_url}/register. You are already a member: nothing was changed.\n"
+        f"Log in at {ctx.base_url}/login, or choose a new password at {ctx.base_url}/reset "
+        "if you have forgotten it. If it was not you, ignore this message.\n",
+    )
 
 
 def _mail_link(
@@ -104,7 +153,8 @@ def _mail_link(
     row, token = _new_link(member, purpose, lifetime, now)
     session.add(row)
     session.flush()
-    link = f"{ctx.base_url}/{purpose}/{token}"
+    # The token travels in the query string: the access log records paths only.
+    link = f"{ctx.base_url}{LINK_PATHS[purpose]}?t={token}"
     queue_mail(session, ctx, now, member.email, subject, text.format(link=link))
 
 
@@ -143,29 +193,43 @@ def confirm(ctx: ServiceContext, token: str) -> Member:
 
 
 def authenticate(ctx: ServiceContext, email: str, password: str, client: str) -> Member:
-    """Check a password; failures are limited per address and per client (a 429 then)."""
+    """Check a password. Failures are limited per client for each address and per client
+    over all addresses (a 429 then), never per address alone: the owner, from his own
+    client, can always log in with the right password. The hash is checked outside any
+    write transaction."""
     now = ctx.clock()
     try:
         _, key = normalize_email(email)
     except InvalidRequest:
-        key = email.strip().casefold()
+        key = None  # no member has it; the dummy hash below still takes the same time
+    # The address is hashed into the throttle's key: whatever was typed (a NUL byte, 60 KB)
+    # fits the column and every database's text type.
+    typed = hashlib.sha256(
+        (key if key is not None else email.strip().casefold()).encode("utf-8", "surrogatepass")
+    ).hexdigest()
     keys = (
-        (f"login:address:{key}", LOGIN_FAILURES_PER_ADDRESS),
+        (f"login:client-address:{client}:{typed}", LOGIN_FAILURES_PER_ADDRESS),
         (f"login:client:{client}", LOGIN_FAILURES_PER_CLIENT),
     )
-    with writing(ctx.sessions) as session:
+    with reading(ctx.sessions) as session:
         for throttle, limit in keys:
-            if exhausted(session, throttle, limit, LOGIN_WINDOW, now):
-                minutes = (
-                    int(wait_left(session, throttle, LOGIN_WINDOW, now).total_seconds() // 60) + 1
-                )
+            left = remaining_wait(session, throttle, limit, LOGIN_WINDOW, now)
+            if left is not None:
+                minutes = int(left.total_seconds() // 60) + 1
                 raise TooManyRequests(
-                    f"too many failed log-ins: wait {minutes} minutes, or reset your password"
+                    f"too many failed log-ins from here: wait {minutes} minutes, "
+                    "or reset your password",
+                    retry_after=int(left.total_seconds()) + 1,
                 )
-        member = session.execute(select(Member).where(Member.email_key == key)).scalar_one_or_none()
-        stored = member.password_hash if member and member.password_hash else _DUMMY_HASH
-        if check_password_hash(stored, password) and member is not None and member.password_hash:
-            return member
+        member = (
+            None
+            if key is None
+            else session.execute(select(Member).where(Member.email_key == key)).scalar_one_or_none()
+        )
+    stored = member.password_hash if member and member.password_hash else _DUMMY_HASH
+    if check_password_hash(stored, password) and member is not None and member.password_hash:
+        return member
+    with writing(ctx.sessions) as session:
         for throttle, limit in keys:
             take(session, throttle, limit, LOGIN_WINDOW, now)
     raise Unauthorized("wrong address or password")
@@ -197,11 +261,13 @@ def request_reset(ctx: ServiceContext, email: str) -> None:
 
 
 def reset_password(ctx: ServiceContext, token: str, password: str) -> Member:
+    """Spend a reset link (and every other reset link of the member) and set the password."""
     check_password(password)
+    password_hash = generate_password_hash(password, method="scrypt")
     with writing(ctx.sessions) as session:
         link = spend(session, EmailToken, token, "reset", ctx.clock())
         member = session.get_one(Member, link.member_id)
-        member.password_hash = generate_password_hash(password, method="scrypt")
+        member.password_hash = password_hash
         return member
 
 
@@ -209,11 +275,12 @@ def set_password(ctx: ServiceContext, email: str, password: str) -> Member:
     """For operators (`pbem member password`): set a member's password directly."""
     check_password(password)
     _, key = normalize_email(email)
+    password_hash = generate_password_hash(password, method="scrypt")
     with writing(ctx.sessions) as session:
         member = session.execute(select(Member).where(Member.email_key == key)).scalar_one_or_none()
         if member is None:
             raise NotFound(f"email: no member with the address {email}", "email")
-        member.password_hash = generate_password_hash(password, method="scrypt")
+        member.password_hash = password_hash
         return member
 
 

@@ -15,16 +15,30 @@ from dice_server.services import ServiceContext
 from dice_server.services.links import spend
 from dice_server.services.mailer import queue_mail
 from dice_server.services.members import hash_token, normalize_email
-from dice_server.services.throttle import take
+from dice_server.services.throttle import admit, take
 
 LINK_FOR = timedelta(hours=48)
+CLIENT_WINDOW = timedelta(hours=1)
 
 
-def request_link(ctx: ServiceContext, email: str, purpose: str) -> None:
+#: Link mails one client may make anyone send, per hour (addresses of its own, or not).
+LINKS_PER_CLIENT = 10
+
+
+def request_link(ctx: ServiceContext, email: str, purpose: str, client: str) -> None:
     """Mail a one-time link that registers (``register``) or unregisters (``unregister``)
-    the address. Limited to three a day per address."""
+    the address. Limited to three a day per address, and per client (``client``: its IP
+    address) so that nobody can make the server mail a list of strangers."""
     address, key = normalize_email(email)
     now = ctx.clock()
+    with writing(ctx.sessions) as session:
+        wait = admit(session, f"address-link-client:{client}", LINKS_PER_CLIENT, CLIENT_WINDOW, now)
+        if wait is not None:
+            raise TooManyRequests(
+                f"too many link requests from here: wait {int(wait.total_seconds() // 60) + 1} "
+                "minutes",
+                retry_after=int(wait.total_seconds()) + 1,
+            )
     with writing(ctx.sessions) as session:
         row = session.execute(
             select(DiceAddress).where(DiceAddress.email_key == key)
@@ -60,8 +74,8 @@ def request_link(ctx: ServiceContext, email: str, purpose: str) -> None:
             address,
             f"Confirm: {address} to {verb} the PBEM dice server",
             f"Open this link within 48 hours to {verb} this dice server:\n"
-            f"{ctx.base_url}/dice/{purpose}/{token}\n\nThe link works once. If you did not "
-            "ask for this, ignore the message.\n",
+            f"{ctx.base_url}/dice/{purpose}/confirm?t={token}\n\nThe link works once. "
+            "If you did not ask for this, ignore the message.\n",
         )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,13 +20,20 @@ from sqlalchemy.orm import Session
 
 from dice_server import dice, statements
 from dice_server.db import writing
-from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unauthorized
+from dice_server.errors import (
+    Conflict,
+    Forbidden,
+    InvalidRequest,
+    NotFound,
+    TooManyRequests,
+    Unauthorized,
+)
 from dice_server.models import LedgerEntry, Seed
 from dice_server.services import ServiceContext
 from dice_server.services.games import check_participant
 from dice_server.services.members import hash_token
 from dice_server.services.outbox import ministers, publish
-from dice_server.verifier import canonical_json
+from dice_server.services.throttle import admit
 
 MAX_KEY_LENGTH = 200
 
@@ -47,8 +55,25 @@ class Retry:
                 f"Idempotency-Key: give 1 to {MAX_KEY_LENGTH} printable characters",
                 "Idempotency-Key",
             )
-        request = {"method": method, "path": path, "body": payload}
-        return cls(key, hashlib.sha256(canonical_json(request)).hexdigest())
+        return cls(key, fingerprint(method, path, payload))
+
+
+def fingerprint(method: str, path: str, payload: Any) -> str:
+    """SHA-256 of the request, defined for any parsed JSON: it is taken before the body is
+    checked, so a boolean, a null or a lone surrogate must get one (the check then refuses
+    them) rather than crash. For a body the ledger can hold, the bytes hashed are exactly its
+    canonical JSON (the fingerprints stored before this function keep matching); a lone
+    surrogate is hashed as the three bytes it would take were it encodable ("surrogatepass"),
+    which no valid text encodes to, so distinct requests keep distinct fingerprints.
+    """
+    request = {"method": method, "path": path, "body": payload}
+    try:
+        text = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        raise InvalidRequest(
+            "the request holds a value JSON cannot carry: send integers and strings only"
+        ) from None
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -142,6 +167,7 @@ def record(
             if not actor.confirmed:
                 raise Forbidden("confirm your address before using the dice server")
             check_participant(number, {game.axis_id, game.allies_id, game.mentor_id}, actor)
+            _within_limit(session, ctx, actor, number)
             if check is not None:
                 check(session)
             seed_row = None
@@ -179,6 +205,18 @@ def record(
             "Idempotency-Key is in use by another request at this moment: retry with the same key",
             "Idempotency-Key",
         ) from None
+
+
+def _within_limit(session: Session, ctx: ServiceContext, actor: Actor, number: int) -> None:
+    limit = ctx.entry_limit
+    wait = admit(session, f"entries:{actor.id}:{number}", limit.entries, limit.window, ctx.clock())
+    if wait is not None:
+        seconds = int(wait.total_seconds()) + 1
+        raise TooManyRequests(
+            f"more than {limit.entries} rolls and notes in {int(limit.window.total_seconds())} "
+            f"seconds for game {number}: wait {seconds} seconds and send it again",
+            retry_after=seconds,
+        )
 
 
 def thrower(ctx: ServiceContext, seq: int, seed_row: Seed | None) -> Callable[[int], list[int]]:

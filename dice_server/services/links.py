@@ -1,6 +1,8 @@
 """One-time links mailed to an address (confirm it, reset a password, register or
 unregister it for TripleA dice): only their hash is stored; they expire; a second use is
-refused, even two uses at the same moment (a conditional UPDATE decides)."""
+refused, even two uses at the same moment (a conditional UPDATE decides). Using one spends
+every other link of the same owner and purpose: an older reset link must not work after a
+newer one was used."""
 
 from __future__ import annotations
 
@@ -35,4 +37,15 @@ def spend(session: Session, model: type[Link], token: str, purpose: str, now: da
     )
     if spent.rowcount != 1:  # type: ignore[attr-defined]
         raise Conflict("this link was already used: each link works once")
+    owner = "member_id" if model is EmailToken else "address_id"
+    session.execute(
+        update(model)
+        .where(
+            getattr(model, owner) == getattr(row, owner),
+            model.purpose == purpose,
+            model.used_at.is_(None),
+        )
+        .values(used_at=now)
+        .execution_options(synchronize_session=False)
+    )
     return row

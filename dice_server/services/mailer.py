@@ -13,20 +13,22 @@ from sqlalchemy.orm import Session
 
 from dice_server import statements
 from dice_server.services import ServiceContext
+from dice_server.text import neutralise_bidi
 
 
 def queue_mail(
     session: Session, ctx: ServiceContext, now: datetime, to: str, subject: str, text: str
 ) -> str:
-    """Queue a plain-text message to one address; returns its Message-ID."""
+    """Queue a plain-text message to one address; returns its Message-ID. Bidirectional
+    controls in it (a member's name, a game's) are made visible (dice_server.text)."""
     message_id = f"<{secrets.token_hex(12)}.mail@{ctx.mail_domain}>"
     msg = EmailMessage()
     msg["From"] = ctx.mail_from
     msg["To"] = to
-    msg["Subject"] = subject
+    msg["Subject"] = neutralise_bidi(subject)
     msg["Message-ID"] = message_id
     msg["Date"] = format_datetime(now)
-    msg.set_content(text)
+    msg.set_content(neutralise_bidi(text))
     session.connection().execute(
         statements.INSERT_OUTBOX,
         {

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from dice_server.jsonbody import shown
 from dice_server.models import LedgerEntry, Seed
 from dice_server.rollspec import check_fields, field_error, positive_int, text
 from dice_server.services import ServiceContext
@@ -34,8 +35,12 @@ def send_note(
 ) -> LedgerEntry:
     fields = check_fields(payload, {"topic", "ref_seq", "text"}, {"topic", "text"})
     topic = fields["topic"]
+    if not isinstance(topic, str):
+        raise field_error(
+            "topic", f"must be a topic's name, not {shown(topic)}; use one of {', '.join(TOPICS)}"
+        )
     if topic not in TOPICS:
-        raise field_error("topic", f"unknown topic {topic!r}; use one of {', '.join(TOPICS)}")
+        raise field_error("topic", f"unknown topic {shown(topic)}; use one of {', '.join(TOPICS)}")
     body = text(fields, "text", MAX_NOTE)
     ref_seq = positive_int(fields, "ref_seq", 2**31 - 1) if "ref_seq" in fields else None
     if topic == "void-claim" and ref_seq is None:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, and_, or_, select, update
+from sqlalchemy import ColumnElement, and_, case, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from dice_server import ledger, statements
@@ -100,13 +100,28 @@ class Claimed:
 
 
 def due_ids(ctx: ServiceContext, now: datetime, batch: int) -> list[int]:
+    """The next ``batch`` messages due, in the order they should go: account mail
+    (confirmations, resets: someone is waiting at a page) ahead of game mail, and the games
+    and tables taken in turn, one message of each before a second of any, so that one busy
+    game cannot delay every other game's mail."""
+    account = and_(OutboxMessage.game_number.is_(None), OutboxMessage.table_id.is_(None))
+    turn = (
+        func.row_number()
+        .over(
+            partition_by=(OutboxMessage.game_number, OutboxMessage.table_id),
+            order_by=OutboxMessage.id,
+        )
+        .label("turn")
+    )
+    due = (
+        select(OutboxMessage.id, case((account, 0), else_=1).label("account_last"), turn)
+        .where(_claimable(now))
+        .subquery()
+    )
     with reading(ctx.sessions) as session:
         return list(
             session.execute(
-                select(OutboxMessage.id)
-                .where(_claimable(now))
-                .order_by(OutboxMessage.id)
-                .limit(batch)
+                select(due.c.id).order_by(due.c.account_last, due.c.turn, due.c.id).limit(batch)
             ).scalars()
         )
 
@@ -161,12 +176,18 @@ def claim(ctx: ServiceContext, message: int, now: datetime, lease: timedelta) ->
 
 def mark_sent(ctx: ServiceContext, message: int, now: datetime, note: str = "") -> None:
     """Delivered; ``note`` keeps what the relay said of recipients it refused (reported by
-    ``pbem outbox list --failed``; sending again would only repeat it to the others)."""
+    ``pbem outbox list --failed``; sending again would only repeat it to the others).
+
+    Account mail's stored bytes are dropped once sent: they may hold a one-time link, which
+    must not stay readable in the database (the row keeps who, when and its Message-ID).
+    An entry's message holds no bytes: it is rendered again from the ledger."""
     with writing(ctx.sessions) as session:
         session.execute(
             update(OutboxMessage)
             .where(OutboxMessage.id == message)
-            .values(status="sent", sent_at=now, claimed_until=None, last_error=note or None)
+            .values(
+                status="sent", sent_at=now, claimed_until=None, last_error=note or None, raw=None
+            )
         )
 
 

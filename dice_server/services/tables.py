@@ -4,8 +4,9 @@ signatures as league games (DESIGN.md, "Rolls outside a league game").
 A table is keyed by its set of addresses (and, for the legacy protocol, the game name; the
 current protocol sends none, so its tables are keyed by the unordered, case-folded address
 pair under "TripleA"). Every roll is a numbered entry: a reload-and-reroll shows as one more
-roll, in order. A participant may close a table, revealing its seed; the next roll for the
-same key opens a new table.
+roll, in order. A participant may close a table, revealing its seed (by a link mailed to
+the participant: dice_server.services.table_closing); the next roll for the same key opens
+a new table.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound, To
 from dice_server.models import DiceAddress, DiceTable, Member, OutboxMessage, TableEntry
 from dice_server.services import ServiceContext
 from dice_server.services.members import normalize_email
+from dice_server.services.paging import Pager, pager
 from dice_server.services.throttle import take
 
 MAX_DICE = 5000
@@ -262,10 +264,12 @@ class TableRow:
 
 @dataclass(frozen=True)
 class TableView:
+    """A page of a table's rolls, newest first."""
+
     table: DiceTable
     masked: list[str]
     rows: list[TableRow]
-    signed: list[dict[str, str]]
+    pages: Pager
 
 
 def mask(address: str) -> str:
@@ -283,10 +287,11 @@ def recorded(addresses: tuple[str, ...]) -> list[str]:
     return [f"{mask(a)} sha256:{address_digest(a)}" for a in addresses]
 
 
-def _by_public_id(session: Session, public_id: str) -> DiceTable:
-    table = session.execute(
-        select(DiceTable).where(DiceTable.public_id == public_id)
-    ).scalar_one_or_none()
+def by_public_id(session: Session, public_id: str, *, lock: bool = False) -> DiceTable:
+    """The table of a page link; ``lock`` takes its row lock (SQLite: the write lock is
+    already held) before anything is read of it."""
+    query = select(DiceTable).where(DiceTable.public_id == public_id)
+    table = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
     if table is None:
         raise NotFound("there is no such table: check the link in your roll mail")
     return table
@@ -300,10 +305,23 @@ def _entries(session: Session, table_id: int) -> list[TableEntry]:
     )
 
 
-def view(ctx: ServiceContext, public_id: str) -> TableView:
+def view(ctx: ServiceContext, public_id: str, start: int | None = None) -> TableView:
+    """One page of the table's rolls, down from entry ``start`` (else the newest): only
+    that page's entries and their messages are read."""
     with reading(ctx.sessions) as session:
-        table = _by_public_id(session, public_id)
-        entries = _entries(session, table.id)
+        table = by_public_id(session, public_id)
+        head = ledger.table_head(session, table.id)
+        pages = pager(head.seq if head else 0, start)
+        entries = list(
+            session.execute(
+                select(TableEntry)
+                .where(
+                    TableEntry.table_id == table.id,
+                    TableEntry.seq.between(pages.first_seq, pages.last_seq),
+                )
+                .order_by(TableEntry.seq.desc())
+            ).scalars()
+        )
         ids = [message_id(ctx, e) for e in entries]
         mail = {
             row.message_id: row.status + (f" ({row.last_error})" if row.last_error else "")
@@ -329,38 +347,38 @@ def view(ctx: ServiceContext, public_id: str) -> TableView:
             table=table,
             masked=[mask(a) for a in json.loads(table.addresses)],
             rows=rows,
-            signed=[e.signed() for e in entries],
+            pages=pages,
         )
 
 
-def close(ctx: ServiceContext, public_id: str) -> TableEntry:
-    """Close the table: reveal its seed, so that every die of it can be recomputed."""
-    now = ctx.clock()
-    with writing(ctx.sessions) as session:
-        table = _by_public_id(session, public_id)
-        session.execute(select(DiceTable.id).where(DiceTable.id == table.id).with_for_update())
-        if table.status != "open":
-            raise Conflict("this table is already closed")
-        seed_row = dice.open_table_seed(session, table.id)
-        if seed_row is None:
-            raise Conflict("this table has no open seed")
-        seed = dice.unseal(ctx.keys.seed_box, seed_row)
-        entry = ledger.append_to_table(
-            session,
-            ctx.keys.signer,
-            now,
-            table.id,
-            "seed-reveal",
-            lambda _seq: {
-                "status": "closed",
-                "seed": seed.hex(),
-                "commitment_seq": seed_row.commitment_seq,
-            },
-        )
-        seed_row.revealed_seq = entry.seq
-        table.status, table.open_key, table.closed_at = "closed", None, now
-        _queue(session, ctx, table, entry, json.loads(table.addresses), [], now)
-        return entry
+def reveal_seed(
+    session: Session, ctx: ServiceContext, table: DiceTable, now: datetime
+) -> TableEntry:
+    """Close the table: reveal its seed, so that every die of it can be recomputed. The
+    caller holds the table's lock (:func:`by_public_id` with ``lock``) and has checked who
+    asks (dice_server.services.table_closing)."""
+    if table.status != "open":
+        raise Conflict("this table is already closed")
+    seed_row = dice.open_table_seed(session, table.id)
+    if seed_row is None:
+        raise Conflict("this table has no open seed")
+    seed = dice.unseal(ctx.keys.seed_box, seed_row)
+    entry = ledger.append_to_table(
+        session,
+        ctx.keys.signer,
+        now,
+        table.id,
+        "seed-reveal",
+        lambda _seq: {
+            "status": "closed",
+            "seed": seed.hex(),
+            "commitment_seq": seed_row.commitment_seq,
+        },
+    )
+    seed_row.revealed_seq = entry.seq
+    table.status, table.open_key, table.closed_at = "closed", None, now
+    _queue(session, ctx, table, entry, json.loads(table.addresses), [], now)
+    return entry
 
 
 def export(ctx: ServiceContext, table_id: int) -> dict[str, Any]:
@@ -368,3 +386,10 @@ def export(ctx: ServiceContext, table_id: int) -> dict[str, Any]:
         if session.get(DiceTable, table_id) is None:
             raise NotFound(f"there is no table {table_id}")
         return {"entries": [e.signed() for e in _entries(session, table_id)]}
+
+
+def export_by_link(ctx: ServiceContext, public_id: str) -> dict[str, Any]:
+    """The whole signed ledger of the table of a page link, for the verifier."""
+    with reading(ctx.sessions) as session:
+        table = by_public_id(session, public_id)
+        return {"entries": [e.signed() for e in _entries(session, table.id)]}

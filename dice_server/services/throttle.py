@@ -12,30 +12,22 @@ from sqlalchemy.orm import Session
 from dice_server.models import Base, Throttle
 
 
-def _row(session: Session, key: str, now: datetime) -> Throttle:
-    bind = session.get_bind()
-    insert = pg_insert if bind.dialect.name == "postgresql" else sqlite_insert
-    session.execute(
-        insert(Throttle).values(key=key, window_start=now, count=0).on_conflict_do_nothing()
-    )
-    return session.execute(
-        select(Throttle).where(Throttle.key == key).with_for_update()
-    ).scalar_one()
-
-
-def _current(row: Throttle, window: timedelta, now: datetime) -> int:
-    start = (
-        row.window_start if row.window_start.tzinfo else row.window_start.replace(tzinfo=now.tzinfo)
-    )
-    if start + window <= now:
-        row.window_start, row.count = now, 0
-    return row.count
+def _aware(moment: datetime, like: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=like.tzinfo)
 
 
 def take(session: Session, key: str, limit: int, window: timedelta, now: datetime) -> bool:
+    """Count one use of ``key``; False once more than ``limit`` uses fell in the current
+    window (see :func:`admit`)."""
+    return admit(session, key, limit, window, now) is None
+
+
+def admit(
+    session: Session, key: str, limit: int, window: timedelta, now: datetime
+) -> timedelta | None:
     """Count one use of ``key``: one atomic upsert that starts a new window when the last
-    one has passed. False once more than ``limit`` uses fell in the current window (refused
-    uses count too: hammering does not reopen the window)."""
+    one has passed. None when the use is within ``limit`` for the current window, else how
+    long until the window ends (refused uses count too: hammering does not reopen it)."""
     table = Base.metadata.tables["throttles"]
     insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
     expired = table.c.window_start <= now - window
@@ -49,20 +41,26 @@ def take(session: Session, key: str, limit: int, window: timedelta, now: datetim
                 "window_start": case((expired, now), else_=table.c.window_start),
             },
         )
-        .returning(table.c.count)
+        .returning(table.c.count, table.c.window_start)
     )
-    return int(session.execute(statement).scalar_one()) <= limit
+    count, start = session.execute(statement).one()
+    if int(count) <= limit:
+        return None
+    return max(timedelta(0), _aware(start, now) + window - now)
 
 
-def exhausted(session: Session, key: str, limit: int, window: timedelta, now: datetime) -> bool:
-    """Whether ``key`` has used up its window, without counting a use."""
-    row = _row(session, key, now)
-    return _current(row, window, now) >= limit
-
-
-def wait_left(session: Session, key: str, window: timedelta, now: datetime) -> timedelta:
-    row = _row(session, key, now)
-    start = (
-        row.window_start if row.window_start.tzinfo else row.window_start.replace(tzinfo=now.tzinfo)
-    )
-    return max(timedelta(0), start + window - now)
+def remaining_wait(
+    session: Session, key: str, limit: int, window: timedelta, now: datetime
+) -> timedelta | None:
+    """How long until ``key`` may be used again, or None when it may be now. Only reads
+    (it never takes the write lock)."""
+    row = session.execute(
+        select(Throttle.window_start, Throttle.count).where(Throttle.key == key)
+    ).first()
+    if row is None:
+        return None
+    start, used = row
+    ends = _aware(start, now) + window
+    if ends <= now or used < limit:
+        return None
+    return ends - now

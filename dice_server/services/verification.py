@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dice_server.jsonbody import shown
 from dice_server.services import ServiceContext
 from dice_server.services.keys import published_keys
 from dice_server.verifier import (
@@ -39,13 +40,18 @@ def check_document(ctx: ServiceContext, doc: Any) -> Report:
         obj = decode_body(body)
         if canonical_json(obj, checked=True) != body:
             report.problems.append("entry: the body is not in canonical form")
+        elif not isinstance(obj, dict):
+            report.problems.append(f"entry: the body is {shown(obj)}, not an entry's object")
         else:
             report.checked.append(
                 f"the body is canonical: game {obj.get('game')}, entry #{obj.get('seq')}, "
                 f"{obj.get('kind')}, stamped {obj.get('at')}"
             )
-    except (NotCanonical, ValueError) as exc:
+    except NotCanonical as exc:
         report.problems.append(f"entry: {exc}")
+    except (ValueError, RecursionError) as exc:
+        reason = "it is nested too deeply to check" if isinstance(exc, RecursionError) else exc
+        report.problems.append(f"entry: the body is not JSON ({reason})")
     report.pending.append(
         "the chain, the order and the dice: verify the game's whole ledger for those"
     )

@@ -1,21 +1,24 @@
-"""What the pages show: a member's games, and a game with its ledger as a timeline."""
+"""What the pages show: a member's games, and a game with its ledger as a timeline, a
+page at a time (dice_server.services.paging)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import or_, select
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import Session, selectinload
 
 from dice_server import ledger
 from dice_server.db import reading
 from dice_server.errors import NotFound
-from dice_server.models import Game, Member, OutboxMessage
+from dice_server.models import Game, LedgerEntry, Member, OutboxMessage
 from dice_server.readable import describe, subject
 from dice_server.services import ServiceContext
 from dice_server.services.games import check_participant
+from dice_server.services.outbox import entry_message_id
+from dice_server.services.paging import PAGE_ENTRIES, Pager, pager
 
 
 @dataclass(frozen=True)
@@ -39,15 +42,37 @@ class TimelineEntry:
     title: str
     lines: list[str]
     groups: list[dict[str, Any]]
+    turn: int | None
     signed: dict[str, str]
     mail: str
 
 
 @dataclass(frozen=True)
 class GamePage:
+    """A page of a game's timeline, newest entry first."""
+
     summary: GameSummary
     agreements: list[str]
-    entries: list[TimelineEntry] = field(default_factory=list)
+    entries: list[TimelineEntry]
+    pages: Pager
+
+    @property
+    def turns(self) -> str:
+        """The game turns the page's rolls name ("turn 3", "turns 3 to 5"; "" for a page
+        without rolls)."""
+        turns = sorted({e.turn for e in self.entries if isinstance(e.turn, int)})
+        if not turns:
+            return ""
+        return f"turn {turns[0]}" if len(turns) == 1 else f"turns {turns[0]} to {turns[-1]}"
+
+
+@dataclass(frozen=True)
+class EntryPage:
+    """One entry, and where the timeline page that shows it starts (None: the newest)."""
+
+    summary: GameSummary
+    entry: TimelineEntry
+    start: int | None
 
 
 def _role(game: Game, member: Member) -> str:
@@ -97,47 +122,103 @@ def games_for(ctx: ServiceContext, member: Member) -> list[GameSummary]:
 def game_summary(ctx: ServiceContext, number: int, viewer: Member) -> GameSummary:
     """A game as the roller shows it before rolling: both players' addresses."""
     with reading(ctx.sessions) as session:
-        game = session.execute(_games_query().where(Game.number == number)).scalar_one_or_none()
-        if game is None:
-            raise NotFound(f"there is no game {number}: check the game number", "game")
-        check_participant(number, set(game.participant_ids()), viewer)
-        return _summary(game, viewer)
+        return _summary(_game(session, number, viewer), viewer)
 
 
-def game_page(ctx: ServiceContext, number: int, viewer: Member) -> GamePage:
-    with reading(ctx.sessions) as session:
-        game = session.execute(_games_query().where(Game.number == number)).scalar_one_or_none()
-        if game is None:
-            raise NotFound(f"there is no game {number}: check the game number", "game")
-        check_participant(number, set(game.participant_ids()), viewer)
-        mail = {
-            row.entry_seq: row
-            for row in session.execute(
-                select(OutboxMessage).where(OutboxMessage.game_number == number)
-            ).scalars()
-        }
-        timeline = []
-        for entry in ledger.entries(session, number):
-            data = json.loads(entry.body)["data"]
-            row = mail.get(entry.seq)
-            state = "not queued"
-            if row is not None:
-                state = row.status + (f" ({row.last_error})" if row.last_error else "")
-            timeline.append(
-                TimelineEntry(
-                    seq=entry.seq,
-                    at=entry.at,
-                    kind=entry.kind,
-                    by=data.get("by", "dice server"),
-                    title=subject(number, entry.seq, entry.kind, data),
-                    lines=describe(entry.kind, data),
-                    groups=data.get("groups", []),
-                    signed=entry.signed(),
-                    mail=state,
-                )
+def _game(session: Session, number: int, viewer: Member) -> Game:
+    game: Game | None = session.execute(
+        _games_query().where(Game.number == number)
+    ).scalar_one_or_none()
+    if game is None:
+        raise NotFound(f"there is no game {number}: check the game number", "game")
+    check_participant(number, set(game.participant_ids()), viewer)
+    return game
+
+
+def _mail_states(
+    session: Session, ctx: ServiceContext, number: int, entries: list[LedgerEntry]
+) -> dict[int, str]:
+    """The state of each entry's message, found by its Message-ID (a unique index); only
+    a message queued under another mail domain is looked for by game and seq."""
+    columns = (
+        OutboxMessage.message_id,
+        OutboxMessage.entry_seq,
+        OutboxMessage.status,
+        OutboxMessage.last_error,
+    )
+    ids = {entry_message_id(entry, ctx.mail_domain): entry.seq for entry in entries}
+    rows = list(session.execute(select(*columns).where(OutboxMessage.message_id.in_(ids))))
+    missing = {entry.seq for entry in entries} - {ids[row.message_id] for row in rows}
+    if missing:
+        rows += session.execute(
+            select(*columns).where(
+                OutboxMessage.game_number == number, OutboxMessage.entry_seq.in_(missing)
             )
+        )
+    return {
+        row.entry_seq: row.status + (f" ({row.last_error})" if row.last_error else "")
+        for row in rows
+    }
+
+
+def _timeline_entry(number: int, entry: LedgerEntry, mail: str) -> TimelineEntry:
+    data = json.loads(entry.body)["data"]
+    return TimelineEntry(
+        seq=entry.seq,
+        at=entry.at,
+        kind=entry.kind,
+        by=data.get("by", "dice server"),
+        title=subject(number, entry.seq, entry.kind, data),
+        lines=describe(entry.kind, data),
+        groups=data.get("groups", []),
+        turn=data.get("turn"),
+        signed=entry.signed(),
+        mail=mail,
+    )
+
+
+def game_page(
+    ctx: ServiceContext, number: int, viewer: Member, start: int | None = None
+) -> GamePage:
+    """One page of the game's timeline, down from entry ``start`` (else the newest): only
+    that page's entries and their messages are read."""
+    with reading(ctx.sessions) as session:
+        game = _game(session, number, viewer)
+        head = ledger.head(session, number)
+        pages = pager(head.seq if head else 0, start)
+        entries = list(
+            session.execute(
+                select(LedgerEntry)
+                .where(
+                    LedgerEntry.game_number == number,
+                    LedgerEntry.seq.between(pages.first_seq, pages.last_seq),
+                )
+                .order_by(LedgerEntry.seq.desc())
+            ).scalars()
+        )
+        mail = _mail_states(session, ctx, number, entries)
         return GamePage(
             summary=_summary(game, viewer),
             agreements=[a.text for a in game.agreements],
-            entries=timeline,
+            entries=[_timeline_entry(number, e, mail.get(e.seq, "not queued")) for e in entries],
+            pages=pages,
+        )
+
+
+def game_entry(ctx: ServiceContext, number: int, seq: int, viewer: Member) -> EntryPage:
+    """One entry of the game's ledger, and the timeline page to go back to."""
+    with reading(ctx.sessions) as session:
+        game = _game(session, number, viewer)
+        entry = session.execute(
+            select(LedgerEntry).where(LedgerEntry.game_number == number, LedgerEntry.seq == seq)
+        ).scalar_one_or_none()
+        if entry is None:
+            raise NotFound(f"game {number} has no entry #{seq}")
+        mail = _mail_states(session, ctx, number, [entry])
+        head = ledger.head(session, number)
+        newest = head is not None and seq > head.seq - PAGE_ENTRIES
+        return EntryPage(
+            summary=_summary(game, viewer),
+            entry=_timeline_entry(number, entry, mail.get(seq, "not queued")),
+            start=None if newest else seq,
         )

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
 from dice_server import service_context
 from dice_server.db import reading
-from dice_server.errors import InvalidRequest, Unauthorized
+from dice_server.errors import Unauthorized
+from dice_server.jsonbody import read_json
 from dice_server.models import LedgerEntry, Member
 from dice_server.services.entries import ApiToken, Retry
 from dice_server.services.games import export_ledger
@@ -21,28 +21,8 @@ from dice_server.services.rolls import roll
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-def _refuse_constant(name: str) -> Any:
-    raise InvalidRequest(f"{name} is not allowed: send integers and strings only")
-
-
-def _refuse_float(text: str) -> Any:
-    raise InvalidRequest(f"the number {text} is not a whole number: send integers only")
-
-
 def json_body() -> Any:
-    raw = request.get_data(cache=False)
-    if not raw.strip():
-        raise InvalidRequest("the request body is empty: send a JSON object")
-    try:
-        return json.loads(raw, parse_float=_refuse_float, parse_constant=_refuse_constant)
-    except UnicodeDecodeError:
-        raise InvalidRequest("the request body is not UTF-8") from None
-    except json.JSONDecodeError as exc:
-        raise InvalidRequest(
-            f"the request body is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    except (ValueError, RecursionError) as exc:
-        raise InvalidRequest(f"the request body cannot be read: {exc}") from None
+    return read_json(request.get_data(cache=False))
 
 
 def bearer_token() -> ApiToken:

@@ -3,24 +3,26 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from flask_login import login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
 from dice_server import service_context
-from dice_server.errors import ServiceError
+from dice_server.errors import ServiceError, TooManyRequests
 from dice_server.models import Member
 from dice_server.services import accounts
 from dice_server.web.extensions import login_manager
 from dice_server.web.forms import (
     ActionForm,
     GrantForm,
+    LinkForm,
     LoginForm,
     RegisterForm,
     ResetForm,
     ResetRequestForm,
 )
 from dice_server.web.pages import Page, field_error, me
+from dice_server.web.security import safe_next
 
 bp = Blueprint("auth", __name__)
 
@@ -36,37 +38,63 @@ def register() -> Page:
     status = 200
     if form.validate_on_submit():
         try:
-            member = accounts.register(
+            address = accounts.register(
                 service_context(),
                 form.email.data or "",
                 form.name.data or "",
                 form.password.data or "",
+                request.remote_addr or "unknown",
             )
         except ServiceError as exc:
             field_error(form, exc)
             status = exc.status
         else:
-            login_user(member)
-            flash(
-                f"Welcome, {member.name}. A confirmation link is on its way to {member.email}: "
-                "open it to start rolling."
+            # The same answer for a new address and a member's: the mail tells them apart.
+            return render_template(
+                "message.html",
+                title="Check your mail",
+                message=f"A message is on its way to {address}: open the link in it within "
+                "48 hours to confirm the address and log in.",
             )
-            return redirect(url_for("games.index"))
     elif form.errors:
         status = 400
     return render_template("register.html", form=form), status
 
 
+def _link_token() -> str:
+    """The one-time token of a mailed link: ``?t=`` on the link, the form's field after."""
+    return (request.form.get("t") or request.args.get("t") or "").strip()
+
+
+@bp.route("/confirm", methods=["GET", "POST"])
+def confirm() -> Page:
+    """A mailed link only shows a button: the POST confirms, so a mail scanner that
+    fetches the link spends nothing, and the token stays out of logged URLs."""
+    form = LinkForm(t=_link_token())
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            member = accounts.confirm(service_context(), form.t.data or "")
+        except ServiceError as exc:
+            return render_template(
+                "message.html", title="Confirmation failed", message=exc.message
+            ), exc.status
+        login_user(member)
+        flash(f"{member.email} is confirmed: you may roll.")
+        return redirect(url_for("games.index"))
+    return render_template(
+        "link.html",
+        form=form,
+        title="Confirm your address",
+        text="Confirm the address this link was mailed to, and log in.",
+        button="Confirm my address",
+        action=url_for("auth.confirm"),
+    )
+
+
 @bp.get("/confirm/<token>")
-def confirm(token: str) -> Page:
-    try:
-        member = accounts.confirm(service_context(), token)
-    except ServiceError as exc:
-        return render_template(
-            "message.html", title="Confirmation failed", message=exc.message
-        ), exc.status
-    flash(f"{member.email} is confirmed: you may roll.")
-    return redirect(url_for("games.index"))
+def confirm_legacy(token: str) -> Page:
+    """Links mailed before tokens moved to the query string."""
+    return redirect(url_for("auth.confirm", t=token))
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -83,12 +111,13 @@ def login() -> Page:
             )
         except ServiceError as exc:
             form.password.errors = [exc.message]
-            status = exc.status
+            response = make_response(render_template("login.html", form=form), exc.status)
+            if isinstance(exc, TooManyRequests) and exc.retry_after is not None:
+                response.headers["Retry-After"] = str(exc.retry_after)
+            return response
         else:
             login_user(member)
-            target = request.args.get("next", "")
-            safe = target.startswith("/") and not target.startswith("//")
-            return redirect(target if safe else url_for("games.index"))
+            return redirect(safe_next(request.args.get("next")) or url_for("games.index"))
     elif form.errors:
         status = 400
     return render_template("login.html", form=form), status
@@ -116,12 +145,12 @@ def reset_request() -> Page:
     return render_template("reset_request.html", form=form)
 
 
-@bp.route("/reset/<token>", methods=["GET", "POST"])
-def reset(token: str) -> Page:
-    form = ResetForm()
-    if form.validate_on_submit():
+@bp.route("/reset/password", methods=["GET", "POST"])
+def reset() -> Page:
+    form = ResetForm(t=_link_token())
+    if request.method == "POST" and form.validate_on_submit():
         try:
-            accounts.reset_password(service_context(), token, form.password.data or "")
+            accounts.reset_password(service_context(), form.t.data or "", form.password.data or "")
         except ServiceError as exc:
             if exc.field == "password":
                 field_error(form, exc)
@@ -132,7 +161,13 @@ def reset(token: str) -> Page:
         else:
             flash("Your password is changed: log in with it.")
             return redirect(url_for("auth.login"))
-    return render_template("reset.html", form=form, token=token)
+    return render_template("reset.html", form=form)
+
+
+@bp.get("/reset/<token>")
+def reset_legacy(token: str) -> Page:
+    """Links mailed before tokens moved to the query string."""
+    return redirect(url_for("auth.reset", t=token))
 
 
 @bp.route("/account", methods=["GET", "POST"])

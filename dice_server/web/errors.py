@@ -32,8 +32,13 @@ def page(title: str, message: str, status: int) -> tuple[Response, int]:
 
 def service_error(exc: ServiceError) -> tuple[Response, int]:
     if wants_json():
-        return jsonify(exc.to_json()), exc.status
-    return page("That cannot be done", exc.message, exc.status)
+        response = jsonify(exc.to_json())
+    else:
+        response, _ = page("That cannot be done", exc.message, exc.status)
+    retry_after = getattr(exc, "retry_after", None)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(max(1, int(retry_after)))
+    return response, exc.status
 
 
 def csrf_error(exc: CSRFError) -> tuple[Response, int]:

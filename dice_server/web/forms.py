@@ -52,7 +52,13 @@ class ResetRequestForm(FlaskForm):
     email = EmailField("Email address", validators=[DataRequired()])
 
 
-class ResetForm(FlaskForm):
+class LinkForm(FlaskForm):
+    """The button behind a mailed one-time link: its token rides in the form's body."""
+
+    t = HiddenField()
+
+
+class ResetForm(LinkForm):
     password = PasswordField("New password (10 characters or more)", validators=[DataRequired()])
     again = PasswordField(
         "New password again",

@@ -1,16 +1,17 @@
 """My games, and a game's page: players, mentor, variant, agreements, and the ledger as a
-readable timeline with the state of each entry's mail."""
+readable timeline with the state of each entry's mail, a page at a time, newest first."""
 
 from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, redirect, render_template, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from dice_server import service_context
-from dice_server.errors import NotFound
-from dice_server.services.views import game_page, games_for
+from dice_server.services.paging import entry_number
+from dice_server.services.views import game_entry, game_page, games_for
+from dice_server.text import escape_bidi_json
 from dice_server.web.pages import Page, me
 
 bp = Blueprint("games", __name__)
@@ -26,36 +27,29 @@ def index() -> Page:
 @bp.get("/games/<int:number>")
 @login_required
 def game(number: int) -> Page:
-    return render_template("game.html", page=game_page(service_context(), number, me()))
+    page = game_page(service_context(), number, me(), entry_number(request.args.get("from")))
+    return render_template("game.html", page=page)
 
 
 @bp.get("/games/<int:number>/entries/<int:seq>")
 @login_required
 def entry(number: int, seq: int) -> Page:
-    page = game_page(service_context(), number, me())
-    found = [e for e in page.entries if e.seq == seq]
-    if not found:
-        raise NotFound(f"game {number} has no entry #{seq}")
-    return render_template(
-        "entry.html",
-        page=page,
-        entry=found[0],
-        signed=json.dumps(found[0].signed, ensure_ascii=False, indent=1),
-    )
+    page = game_entry(service_context(), number, seq, me())
+    # The signed entry as JSON text, each bidirectional control escaped (the same JSON:
+    # pasted into the verifier it still verifies).
+    signed = escape_bidi_json(json.dumps(page.entry.signed, ensure_ascii=False, indent=1))
+    return render_template("entry.html", page=page, entry=page.entry, signed=signed)
 
 
 @bp.get("/games/<int:number>/entries/<int:seq>.json")
 @login_required
 def entry_json(number: int, seq: int) -> Response:
-    page = game_page(service_context(), number, me())
-    for item in page.entries:
-        if item.seq == seq:
-            return Response(
-                json.dumps(item.signed, ensure_ascii=False),
-                mimetype="application/json",
-                headers={"Content-Disposition": f'attachment; filename="entry-{seq}.json"'},
-            )
-    raise NotFound(f"game {number} has no entry #{seq}")
+    item = game_entry(service_context(), number, seq, me()).entry
+    return Response(
+        json.dumps(item.signed, ensure_ascii=False),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="entry-{seq}.json"'},
+    )
 
 
 @bp.get("/roll")

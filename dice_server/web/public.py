@@ -1,4 +1,5 @@
-"""Public downloads: the standalone verifier players run on their own machines."""
+"""Public downloads: the standalone verifier players run on their own machines, and the
+pages' stylesheet."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from flask import Blueprint, Response
 
 from dice_server import verifier
+from dice_server.config import TEMPLATES_DIR
 
 bp = Blueprint("public", __name__)
 
@@ -19,4 +21,15 @@ def download_verifier() -> Response:
         source,
         mimetype="text/x-python",
         headers={"Content-Disposition": 'attachment; filename="verifier.py"'},
+    )
+
+
+@bp.get("/site.css")
+def stylesheet() -> Response:
+    """The pages' stylesheet, a file of its own so the Content-Security-Policy needs no
+    inline style."""
+    return Response(
+        (TEMPLATES_DIR / "site.css").read_bytes(),
+        mimetype="text/css",
+        headers={"Cache-Control": "public, max-age=3600"},
     )

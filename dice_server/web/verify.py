@@ -3,11 +3,11 @@ what it checked, against the keys this server publishes, and links the verifier.
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, render_template, request
 
 from dice_server import service_context
+from dice_server.errors import InvalidRequest
+from dice_server.jsonbody import read_json
 from dice_server.services.verification import check_document
 from dice_server.web.forms import VerifyForm
 
@@ -26,15 +26,15 @@ def verify() -> tuple[str, int]:
     report, error = None, None
     if form.validate_on_submit():
         upload = request.files.get("upload")
-        text = form.pasted.data or ""
+        document: bytes | str = form.pasted.data or ""
         if upload is not None and upload.filename:
-            text = upload.read(MAX_UPLOAD).decode("utf-8", "replace")
-        if not text.strip():
+            document = upload.read(MAX_UPLOAD)
+        if not document.strip():
             error = "paste an entry or a ledger, or choose a file"
         else:
             try:
-                report = check_document(service_context(), json.loads(text))
-            except ValueError as exc:
-                error = f"that is not JSON: {exc}"
+                report = check_document(service_context(), read_json(document, "that"))
+            except InvalidRequest as exc:
+                error = exc.message
     status = 400 if error else 200
     return render_template("verify.html", form=form, report=report, error=error), status

@@ -65,6 +65,11 @@ def wait_for_mail(maildir: Path, words: str, timeout: float = 30) -> str:
 class Live:
     base: str
     env: dict[str, str]
+    log_path: Path
+
+    def log(self) -> str:
+        """What scripts/serve printed so far (its access log included)."""
+        return self.log_path.read_text()
 
     def pbem(self, *args: str) -> str:
         done = subprocess.run(
@@ -127,7 +132,7 @@ def live(tmp_path: Path) -> Iterator[Live]:
             if server.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError((tmp_path / "serve.log").read_text())
             time.sleep(0.2)
-        yield Live(base=base, env=env)
+        yield Live(base=base, env=env, log_path=tmp_path / "serve.log")
     finally:
         # Ctrl-C: the terminal sends SIGINT to the whole foreground group.
         os.killpg(server.pid, signal.SIGINT)
@@ -276,13 +281,19 @@ def test_a_member_in_the_browser(live: Live) -> None:
             "again": "desert-fox-1942",
         },
     )
-    assert status == 200 and url.endswith("/") and "confirmation link" in page
+    assert status == 200 and "Check your mail" in page
     maildir = Path(live.env["PBEM_INSTANCE_PATH"]) / "maildir"
     mail = wait_for_mail(maildir, "Subject: Confirm your address")
-    link = re.search(r"(/confirm/\S+)", mail)
+    link = re.search(r"(/confirm\?t=(\S+))", mail)
     assert link is not None
-    status, _, page = browser.get(link.group(1))
-    assert status == 200 and "is confirmed" in page
+    status, _, page = browser.get(link.group(1))  # opening the link only shows a button
+    assert status == 200 and "Confirm my address" in page
+    status, url, page = browser.post(
+        "/confirm", {"csrf_token": hidden(page, "csrf_token"), "t": hidden(page, "t")}
+    )
+    assert status == 200 and url.endswith("/") and "is confirmed" in page
+    # The token never reaches the access log: it records paths, never query strings.
+    assert link.group(2) not in live.log()
     browser.post("/logout", {"csrf_token": hidden(page, "csrf_token")})
     _, _, page = browser.get("/login")
     status, _, page = browser.post(
@@ -331,3 +342,42 @@ def test_a_member_in_the_browser(live: Live) -> None:
     )
     assert status == 200 and "Everything checked holds" in page
     wait_for_mail(maildir, f"Subject: [Game {game}] #2 Germany: Karelia S.S.R. round 1")
+
+
+def scheduler_pids(instance: str) -> list[int]:
+    return [
+        pid
+        for pid in processes_of(instance)
+        if b"scheduler" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    ]
+
+
+def test_a_dead_scheduler_is_started_again_and_the_web_stays_up(live: Live) -> None:
+    """Issue 12, point 1: scripts/serve once stopped gunicorn when the scheduler ended.
+    Now the scheduler is restarted and the web never notices."""
+    instance = live.env["PBEM_INSTANCE_PATH"]
+    first = scheduler_pids(instance)
+    assert len(first) == 1, first
+    os.kill(first[0], signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        status, health = live.call("GET", "/healthz")
+        assert status == 200 and health == {"status": "ok"}
+        again = scheduler_pids(instance)
+        if again and again != first:
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError(f"no new scheduler: {live.log()}")
+    assert "scheduler exited" in live.log()
+    live.pbem("member", "add", "axis@example.org", "--name", "Axis", "--confirmed")
+    allies = live.pbem(
+        "member", "add", "allies@example.org", "--name", "Allies", "--confirmed"
+    ).strip()
+    game = live.pbem(
+        "game", "create", "--axis", "axis@example.org", "--allies", "allies@example.org"
+    ).strip()
+    status, _ = live.call("POST", f"/api/v1/games/{game}/rolls", battle(), allies)
+    assert status == 201
+    maildir = Path(instance) / "maildir"
+    wait_for_mail(maildir, f"Subject: [Game {game}] #2 UK: West Europe round 1")

@@ -20,7 +20,7 @@ from dice_server.models import LedgerEntry, Member
 from dice_server.services import ServiceContext
 from dice_server.services.games import create_game
 from dice_server.services.members import add_member
-from tests.conftest import SteppingClock, mailed_text
+from tests.conftest import SteppingClock, follow_link, mailed_text
 
 PASSWORD = "desert-fox-1942"
 
@@ -42,7 +42,7 @@ def alerts(html: str) -> list[str]:
 
 
 def mailed_link(ctx: ServiceContext, path: str) -> str:
-    return mailed_text(ctx, rf"https?://[^/\s]+(/{path}/\S+)")
+    return mailed_text(ctx, rf"https?://[^/\s]+(/{path}\?t=\S+)")
 
 
 def entries(ctx: ServiceContext) -> int:
@@ -84,8 +84,8 @@ class Table:
 def table(app: Flask, ctx: ServiceContext) -> Table:
     """Rommel registered and confirmed through the pages, in a game against Monty."""
     client = app.test_client()
-    assert register(client).status_code == 302
-    client.get(mailed_link(ctx, "confirm"))
+    assert register(client).status_code == 200
+    assert follow_link(client, mailed_link(ctx, "confirm")).status_code == 302
     add_member(ctx, "monty@example.org", "Monty", confirmed=True)
     game = create_game(ctx, axis="rommel@example.org", allies="monty@example.org")
     return Table(client, ctx, game.game_number)
@@ -231,15 +231,31 @@ def test_form_errors_name_the_field(table: Table) -> None:
     assert entries(table.ctx) == 1
 
 
-def test_duplicate_registration_in_any_letter_case(app: Flask, table: Table) -> None:
-    response = register(app.test_client(), email="ROMMEL@Example.ORG")
-    assert response.status_code == 409
-    assert "already registered" in response.get_data(as_text=True)
+def test_registration_answers_the_same_for_a_members_address(app: Flask, table: Table) -> None:
+    """Registration must not tell a stranger who plays here (issue 12, point 8): a known
+    address, in any letter case, gets the very page a new one gets; its owner is mailed."""
+    known = register(app.test_client(), email="ROMMEL@Example.ORG")
+    new = register(app.test_client(), email="guderian@example.org")
+    assert known.status_code == new.status_code == 200
+    strip = lambda r: r.get_data(as_text=True).replace("ROMMEL@example.org", "X").replace(  # noqa: E731
+        "guderian@example.org", "X"
+    )
+    assert strip(known) == strip(new)
+    assert "set-cookie" not in {k.lower() for k in known.headers.keys()} - {
+        k.lower() for k in new.headers.keys()
+    }
+    assert "already a member" in mailed_text(table.ctx, r"(You are already a member)")
+    with reading(table.ctx.sessions) as session:
+        count = session.execute(
+            select(func.count(Member.id)).where(Member.email_key == "rommel@example.org")
+        )
+        assert count.scalar_one() == 1
 
 
 def test_an_unconfirmed_member_cannot_roll(app: Flask, ctx: ServiceContext) -> None:
     client = app.test_client()
     register(client, email="kesselring@example.org")
+    assert login(client, "kesselring@example.org").status_code == 302
     add_member(ctx, "alex@example.org", "Alex", confirmed=True)
     game = create_game(ctx, axis="kesselring@example.org", allies="alex@example.org")
     page = client.get(f"/games/{game.game_number}/roll").get_data(as_text=True)
@@ -265,9 +281,9 @@ def test_confirmation_links_expire_and_work_once(
     register(app.test_client(), email="model@example.org")
     link = mailed_link(ctx, "confirm")
     clock.advance(hours=49)
-    response = app.test_client().get(link)
+    response = follow_link(app.test_client(), link)
     assert response.status_code == 409 and "expired" in response.get_data(as_text=True)
-    assert app.test_client().get("/confirm/not-a-token").status_code == 404
+    assert follow_link(app.test_client(), "/confirm?t=not-a-token").status_code == 404
     with reading(ctx.sessions) as session:
         member = session.execute(select(Member).where(Member.email == "model@example.org"))
         assert member.scalar_one().confirmed is False
@@ -287,20 +303,12 @@ def test_password_reset_by_mail(app: Flask, table: Table) -> None:
     client = app.test_client()
     page = client.get("/reset").get_data(as_text=True)
     client.post("/reset", data={"csrf_token": csrf(page), "email": "rommel@example.org"})
-    link = mailed_link(table.ctx, "reset")
-    page = client.get(link).get_data(as_text=True)
-    response = client.post(
-        link,
-        data={"csrf_token": csrf(page), "password": "a-new-password", "again": "a-new-password"},
-    )
+    link = mailed_link(table.ctx, "reset/password")
+    response = follow_link(client, link, password="a-new-password", again="a-new-password")
     assert response.status_code == 302
     assert login(client, "rommel@example.org", "a-new-password").status_code == 302
-    assert client.get(link).status_code == 200  # the form shows, but the link is spent:
-    page = client.get(link).get_data(as_text=True)
-    again = client.post(
-        link,
-        data={"csrf_token": csrf(page), "password": "third-password", "again": "third-password"},
-    )
+    # the form shows, but the link is spent:
+    again = follow_link(client, link, password="third-password", again="third-password")
     assert again.status_code == 409
 
 
@@ -374,8 +382,9 @@ def test_throttle_window_resets(ctx: ServiceContext) -> None:
 def test_a_confirmation_link_works_once(app: Flask, ctx: ServiceContext) -> None:
     register(app.test_client(), email="model@example.org")
     link = mailed_link(ctx, "confirm")
-    assert app.test_client().get(link).status_code == 302
-    again = app.test_client().get(link)
+    assert app.test_client().get(link).status_code == 200  # opening it changes nothing
+    assert follow_link(app.test_client(), link).status_code == 302
+    again = follow_link(app.test_client(), link)
     assert again.status_code == 409 and "already used" in again.get_data(as_text=True)
 
 

@@ -17,12 +17,13 @@ import pytest
 from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from dice_server.cli import main
 from dice_server.services import ServiceContext
 from dice_server.services.addresses import register_now
 from dice_server.services.keys import published_keys
-from tests.conftest import mailed_text
+from tests.conftest import follow_link, mailed_text
 
 ROOT = Path(__file__).resolve().parents[2]
 # The 2.7 client's patterns (no DOTALL).
@@ -90,6 +91,20 @@ def registered(ctx: ServiceContext) -> ServiceContext:
     for address in ("ger@example.org", "rus@example.org", "obs@example.org"):
         register_now(ctx, address)
     return ctx
+
+
+def close_by_mail(
+    client: FlaskClient, ctx: ServiceContext, path: str, address: str
+) -> TestResponse:
+    """Close the table at ``path`` as a player does: ask for the link, open it, press."""
+    page = client.get(path).get_data(as_text=True)
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    assert token is not None
+    asked = client.post(path + "/close-link", data={"csrf_token": token.group(1), "email": address})
+    assert asked.status_code == 200, asked.get_data(as_text=True)
+    link = mailed_text(ctx, r"https?://[^/\s]+(/tables/\S+/close\?t=\S+)")
+    response: TestResponse = follow_link(client, link)
+    return response
 
 
 def table_page(client: FlaskClient, url: str) -> str:
@@ -247,19 +262,21 @@ def test_registration_by_api_and_pages(app: Flask, ctx: ServiceContext) -> None:
     client = app.test_client()
     response = client.post("/api/register", data={"email": "fresh@example.org"})
     assert response.get_json()["status"] == "OK"
-    link = mailed_text(ctx, r"https?://[^/\s]+(/dice/register/\S+)")
+    link = mailed_text(ctx, r"https?://[^/\s]+(/dice/register/confirm\?t=\S+)")
     assert CurrentClient(client).roll(1, 6, "fresh@example.org")[0] == 403
-    assert client.get(link).status_code == 200
+    assert client.get(link).status_code == 200  # opening the link only shows its button
+    assert CurrentClient(client).roll(1, 6, "fresh@example.org")[0] == 403
+    assert follow_link(client, link).status_code == 200
     assert CurrentClient(client).roll(1, 6, "fresh@example.org")[0] == 200
-    assert client.get(link).status_code == 409  # once only
+    assert follow_link(client, link).status_code == 409  # once only
     page = client.get("/dice/unregister").get_data(as_text=True)
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
     assert token is not None
     client.post(
         "/dice/unregister", data={"csrf_token": token.group(1), "email": "fresh@example.org"}
     )
-    link = mailed_text(ctx, r"https?://[^/\s]+(/dice/unregister/\S+)")
-    assert client.get(link).status_code == 200
+    link = mailed_text(ctx, r"https?://[^/\s]+(/dice/unregister/confirm\?t=\S+)")
+    assert follow_link(client, link).status_code == 200
     status, body = CurrentClient(client).roll(1, 6, "fresh@example.org")
     assert status == 403 and "not registered" in body["errors"][0]
 
@@ -311,10 +328,7 @@ def test_the_roll_mail_and_closing_then_verifying_offline(
         (current["result"]["table"], current["result"]["verify"]),
     ):
         path = "/" + url.split("://", 1)[1].split("/", 1)[1]
-        page = client.get(path).get_data(as_text=True)
-        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
-        assert token is not None
-        assert client.post(path + "/close", data={"csrf_token": token.group(1)}).status_code == 302
+        assert close_by_mail(client, registered, path, "ger@example.org").status_code == 302
         runner = CliRunner(
             env={
                 "PBEM_INSTANCE_PATH": app.instance_path,

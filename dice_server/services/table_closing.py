@@ -1,0 +1,137 @@
+"""Closing a TripleA table, which reveals its dice seed, is a participant's decision: the
+page link travels in every roll mail, so holding it proves nothing (issue 12, point 8).
+Whoever asks names one of the table's addresses; a one-time link goes to that address, and
+only the link's form closes the table.
+
+The link is an address link (dice_server.models.AddressToken: only its hash is stored; it
+expires; spent once, in the transaction that closes the table) whose purpose names the
+table, ``close:<table id>``, so that it closes that table and no other.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from datetime import UTC, timedelta
+
+from sqlalchemy import select
+
+from dice_server.db import reading, writing
+from dice_server.errors import Conflict, Forbidden, NotFound, TooManyRequests
+from dice_server.models import AddressToken, DiceAddress, DiceTable, TableEntry
+from dice_server.services import ServiceContext
+from dice_server.services.links import spend
+from dice_server.services.mailer import queue_mail
+from dice_server.services.members import hash_token, normalize_email
+from dice_server.services.tables import by_public_id, mask, reveal_seed
+from dice_server.services.throttle import take
+
+CLOSE_LINK_FOR = timedelta(hours=48)
+#: Close links one table may have mailed, per hour, whoever asks.
+CLOSE_MAILS_PER_HOUR = 3
+
+
+def purpose(table: DiceTable) -> str:
+    """The link's purpose: closing this table (fits the 16 characters of the column up
+    to table 9,999,999,999)."""
+    return f"close:{table.id}"
+
+
+def link(ctx: ServiceContext, table: DiceTable, token: str) -> str:
+    """The mailed link: the token rides in the query string (which the access log leaves
+    out) and its page posts it back in the form's body."""
+    return f"{ctx.base_url}/tables/{table.public_id}/close?t={token}"
+
+
+def request_close(ctx: ServiceContext, public_id: str, email: str) -> str:
+    """Mail a one-time link that closes the table to ``email``, one of its addresses;
+    returns the address as the table knows it."""
+    address, key = normalize_email(email)
+    now = ctx.clock()
+    with writing(ctx.sessions) as session:
+        table = by_public_id(session, public_id, lock=True)
+        if table.status != "open":
+            raise Conflict("this table is already closed: its seed is revealed on its page")
+        participants: dict[str, str] = {a.casefold(): a for a in json.loads(table.addresses)}
+        if key not in participants:
+            raise Forbidden(
+                f"email: {address} is not one of this table's addresses: the link goes only "
+                "to a player the dice were sent to",
+                "email",
+            )
+        if not take(
+            session, f"table-close:{table.id}", CLOSE_MAILS_PER_HOUR, timedelta(hours=1), now
+        ):
+            raise TooManyRequests(
+                f"at most {CLOSE_MAILS_PER_HOUR} close links an hour per table: check the "
+                "mail already sent, or ask again in an hour"
+            )
+        recipient = participants[key]
+        row = session.execute(
+            select(DiceAddress).where(DiceAddress.email_key == key)
+        ).scalar_one_or_none()
+        if row is None:
+            # A confirmed member's address receives dice without a row of its own; the
+            # link needs one to belong to (unconfirmed: it grants nothing).
+            row = DiceAddress(email=recipient, email_key=key, confirmed=False)
+            session.add(row)
+            session.flush()
+        token = secrets.token_urlsafe(32)
+        session.add(
+            AddressToken(
+                address_id=row.id,
+                purpose=purpose(table),
+                token_hash=hash_token(token),
+                expires_at=now + CLOSE_LINK_FOR,
+            )
+        )
+        session.flush()
+        players = ", ".join(mask(a) for a in participants.values())
+        queue_mail(
+            session,
+            ctx,
+            now,
+            recipient,
+            f"Confirm: close TripleA table {table.id} ({table.game_name})",
+            f"Someone asked to close TripleA table {table.id} ({table.game_name}; {players}).\n"
+            "Closing reveals the table's dice seed, so that anyone can recompute every die "
+            "of it; the next roll for these addresses then opens a new table.\n\n"
+            f"To close it, open this link within 48 hours and press the button:\n"
+            f"{link(ctx, table, token)}\n\n"
+            "The link works once. If you do not want the table closed, ignore this "
+            "message: nothing happens.\n",
+        )
+        return recipient
+
+
+def check_close_link(ctx: ServiceContext, public_id: str, token: str) -> DiceTable:
+    """The table a close link would close, or why it would not: only reads, so that the
+    link's page (a GET) changes nothing."""
+    now = ctx.clock()
+    with reading(ctx.sessions) as session:
+        table = by_public_id(session, public_id)
+        row = session.execute(
+            select(AddressToken).where(
+                AddressToken.token_hash == hash_token(token),
+                AddressToken.purpose == purpose(table),
+            )
+        ).scalar_one_or_none()
+        if row is None:
+            raise NotFound("this link is not valid: copy the whole link from the message")
+        if row.used_at is not None:
+            raise Conflict("this link was already used: each link works once")
+        expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
+        if expires <= now:
+            raise Conflict("this link has expired: ask for a new one on the table's page")
+        if table.status != "open":
+            raise Conflict("this table is already closed: its seed is revealed on its page")
+        return table
+
+
+def close_with_link(ctx: ServiceContext, public_id: str, token: str) -> TableEntry:
+    """Spend the link and close its table, both or neither."""
+    now = ctx.clock()
+    with writing(ctx.sessions) as session:
+        table = by_public_id(session, public_id, lock=True)
+        spend(session, AddressToken, token, purpose(table), now)
+        return reveal_seed(session, ctx, table, now)
