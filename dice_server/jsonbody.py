@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from dice_server.errors import InvalidRequest
@@ -169,16 +170,21 @@ def _position(text: str, index: int) -> str:
     return f"line {line} column {column}"
 
 
+def children(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    """Each member of a JSON object or array with where it stands (``attacker[0].unit``)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield (f"{path}.{key}" if path else str(key)), item
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield f"{path}[{index}]", item
+
+
 def _path_of(value: Any, target: Any, path: str = "") -> str | None:
     """Where the object ``target`` sits in ``value`` (``attacker[0]``), by identity."""
     if value is target:
         return path
-    items: Any = ()
-    if isinstance(value, dict):
-        items = ((f"{path}.{k}" if path else k, v) for k, v in value.items())
-    elif isinstance(value, list):
-        items = ((f"{path}[{i}]", v) for i, v in enumerate(value))
-    for step, item in items:
+    for step, item in children(value, path):
         if isinstance(item, dict | list):
             found = _path_of(item, target, step)
             if found is not None:

@@ -25,7 +25,7 @@ from typing import Any
 from adjudicator.battle.firing import AA_HITS_ON, SUPPORT_SHOT_HITS_ON
 from adjudicator.units import UNIT_STATS, Technology, UnitType, unit_profile
 from dice_server.errors import InvalidRequest
-from dice_server.jsonbody import shown
+from dice_server.jsonbody import children, shown
 from dice_server.verifier import NotCanonical, check_value
 
 SIDES = 6
@@ -110,12 +110,7 @@ _FOREIGN = {bool: "true or false (a boolean)", type(None): "null", float: "a fra
 def _foreign_value(value: Any, path: str = "") -> tuple[str, Any] | None:
     """The first boolean, null or float in a request, and where: the ledger holds integers
     and strings only (DESIGN.md), and ``True`` would otherwise pass for the integer 1."""
-    items: Any = ()
-    if isinstance(value, dict):
-        items = ((f"{path}.{k}" if path else k, v) for k, v in value.items())
-    elif isinstance(value, list):
-        items = ((f"{path}[{i}]", v) for i, v in enumerate(value))
-    for where, item in items:
+    for where, item in children(value, path):
         if item is None or isinstance(item, bool | float):
             return where, item
         if isinstance(item, dict | list):

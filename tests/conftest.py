@@ -197,3 +197,18 @@ def follow_link(client: Any, link: str, **fields: str) -> Any:
     token = re.search(r'<input[^>]*name="t"[^>]*value="([^"]*)"', body)
     assert csrf and token
     return client.post(action, data={"csrf_token": csrf.group(1), "t": token.group(1), **fields})
+
+
+def logged_in(app: Flask, ctx: ServiceContext, address: str) -> FlaskClient:
+    """A test client logged in as the member with this address (no password needed)."""
+    from sqlalchemy import select
+
+    from dice_server.db import reading
+    from dice_server.models import Member
+
+    client = app.test_client()
+    with reading(ctx.sessions) as session:
+        member = session.execute(select(Member).where(Member.email == address)).scalar_one()
+    with client.session_transaction() as cookie:
+        cookie["_user_id"] = member.get_id()
+    return client

@@ -23,7 +23,7 @@ from dice_server.errors import (
 )
 from dice_server.models import EmailToken, Member
 from dice_server.services import ServiceContext
-from dice_server.services.links import spend
+from dice_server.services.links import issue, spend
 from dice_server.services.mailer import queue_mail
 from dice_server.services.members import hash_token, normalize_email
 from dice_server.services.throttle import admit, remaining_wait, take
@@ -51,19 +51,6 @@ def check_password(password: str, field: str = "password") -> None:
         raise InvalidRequest(
             f"{field}: choose a password of {MIN_PASSWORD} to {MAX_PASSWORD} characters", field
         )
-
-
-def _new_link(
-    member: Member, purpose: str, lifetime: timedelta, now: datetime
-) -> tuple[EmailToken, str]:
-    token = secrets.token_urlsafe(32)
-    row = EmailToken(
-        member_id=member.id,
-        purpose=purpose,
-        token_hash=hash_token(token),
-        expires_at=now + lifetime,
-    )
-    return row, token
 
 
 def register(ctx: ServiceContext, email: str, name: str, password: str, client: str) -> str:
@@ -150,9 +137,7 @@ def _mail_link(
 ) -> None:
     """Make a one-time link and queue it to the member; ``text`` holds ``{link}``."""
     lifetime = CONFIRM_FOR if purpose == "confirm" else RESET_FOR
-    row, token = _new_link(member, purpose, lifetime, now)
-    session.add(row)
-    session.flush()
+    token = issue(session, EmailToken, member.id, purpose, lifetime, now)
     # The token travels in the query string: the access log records paths only.
     link = f"{ctx.base_url}{LINK_PATHS[purpose]}?t={token}"
     queue_mail(session, ctx, now, member.email, subject, text.format(link=link))

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 
 from sqlalchemy import select
@@ -12,9 +11,9 @@ from dice_server.db import writing
 from dice_server.errors import Conflict, NotFound, TooManyRequests
 from dice_server.models import AddressToken, DiceAddress, Member
 from dice_server.services import ServiceContext
-from dice_server.services.links import spend
+from dice_server.services.links import issue, spend
 from dice_server.services.mailer import queue_mail
-from dice_server.services.members import hash_token, normalize_email
+from dice_server.services.members import normalize_email
 from dice_server.services.throttle import admit, take
 
 LINK_FOR = timedelta(hours=48)
@@ -56,16 +55,7 @@ def request_link(ctx: ServiceContext, email: str, purpose: str, client: str) -> 
             row = DiceAddress(email=address, email_key=key, confirmed=False)
             session.add(row)
             session.flush()
-        token = secrets.token_urlsafe(32)
-        session.add(
-            AddressToken(
-                address_id=row.id,
-                purpose=purpose,
-                token_hash=hash_token(token),
-                expires_at=now + LINK_FOR,
-            )
-        )
-        session.flush()
+        token = issue(session, AddressToken, row.id, purpose, LINK_FOR, now)
         verb = "receive TripleA dice from" if purpose == "register" else "stop receiving dice from"
         queue_mail(
             session,

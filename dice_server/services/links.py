@@ -6,7 +6,8 @@ newer one was used."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import secrets
+from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 from sqlalchemy import select, update
@@ -19,9 +20,37 @@ from dice_server.services.members import hash_token
 Link = TypeVar("Link", EmailToken, AddressToken)
 
 
-def spend(session: Session, model: type[Link], token: str, purpose: str, now: datetime) -> Link:
-    """Spend the link inside the caller's transaction, so that what it does and its use
-    are written together or not at all."""
+def _owner(model: type[Link]) -> str:
+    return "member_id" if model is EmailToken else "address_id"
+
+
+def issue(
+    session: Session,
+    model: type[Link],
+    owner: int,
+    purpose: str,
+    lifetime: timedelta,
+    now: datetime,
+) -> str:
+    """Make a link for ``owner`` (a member's id for EmailToken, an address's for
+    AddressToken) in the caller's transaction; returns the token, which only the mail
+    will hold (the database keeps its hash)."""
+    token = secrets.token_urlsafe(32)
+    session.add(
+        model(
+            **{_owner(model): owner},
+            purpose=purpose,
+            token_hash=hash_token(token),
+            expires_at=now + lifetime,
+        )
+    )
+    session.flush()
+    return token
+
+
+def check(session: Session, model: type[Link], token: str, purpose: str, now: datetime) -> Link:
+    """The link, if it may still be used; else why not. Only reads (a link's page, a GET,
+    shows its button with this and changes nothing)."""
     row = session.execute(
         select(model).where(model.token_hash == hash_token(token), model.purpose == purpose)
     ).scalar_one_or_none()
@@ -32,12 +61,19 @@ def spend(session: Session, model: type[Link], token: str, purpose: str, now: da
     expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
     if expires <= now:
         raise Conflict("this link has expired: ask for a new one")
+    return row
+
+
+def spend(session: Session, model: type[Link], token: str, purpose: str, now: datetime) -> Link:
+    """Spend the link inside the caller's transaction, so that what it does and its use
+    are written together or not at all."""
+    row = check(session, model, token, purpose, now)
     spent = session.execute(
         update(model).where(model.id == row.id, model.used_at.is_(None)).values(used_at=now)
     )
     if spent.rowcount != 1:  # type: ignore[attr-defined]
         raise Conflict("this link was already used: each link works once")
-    owner = "member_id" if model is EmailToken else "address_id"
+    owner = _owner(model)
     session.execute(
         update(model)
         .where(

@@ -11,18 +11,17 @@ table, ``close:<table id>``, so that it closes that table and no other.
 from __future__ import annotations
 
 import json
-import secrets
-from datetime import UTC, timedelta
+from datetime import timedelta
 
 from sqlalchemy import select
 
 from dice_server.db import reading, writing
-from dice_server.errors import Conflict, Forbidden, NotFound, TooManyRequests
+from dice_server.errors import Conflict, Forbidden, TooManyRequests
 from dice_server.models import AddressToken, DiceAddress, DiceTable, TableEntry
 from dice_server.services import ServiceContext
-from dice_server.services.links import spend
+from dice_server.services.links import check, issue, spend
 from dice_server.services.mailer import queue_mail
-from dice_server.services.members import hash_token, normalize_email
+from dice_server.services.members import normalize_email
 from dice_server.services.tables import by_public_id, mask, reveal_seed
 from dice_server.services.throttle import take
 
@@ -76,16 +75,7 @@ def request_close(ctx: ServiceContext, public_id: str, email: str) -> str:
             row = DiceAddress(email=recipient, email_key=key, confirmed=False)
             session.add(row)
             session.flush()
-        token = secrets.token_urlsafe(32)
-        session.add(
-            AddressToken(
-                address_id=row.id,
-                purpose=purpose(table),
-                token_hash=hash_token(token),
-                expires_at=now + CLOSE_LINK_FOR,
-            )
-        )
-        session.flush()
+        token = issue(session, AddressToken, row.id, purpose(table), CLOSE_LINK_FOR, now)
         players = ", ".join(mask(a) for a in participants.values())
         queue_mail(
             session,
@@ -110,19 +100,7 @@ def check_close_link(ctx: ServiceContext, public_id: str, token: str) -> DiceTab
     now = ctx.clock()
     with reading(ctx.sessions) as session:
         table = by_public_id(session, public_id)
-        row = session.execute(
-            select(AddressToken).where(
-                AddressToken.token_hash == hash_token(token),
-                AddressToken.purpose == purpose(table),
-            )
-        ).scalar_one_or_none()
-        if row is None:
-            raise NotFound("this link is not valid: copy the whole link from the message")
-        if row.used_at is not None:
-            raise Conflict("this link was already used: each link works once")
-        expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
-        if expires <= now:
-            raise Conflict("this link has expired: ask for a new one on the table's page")
+        check(session, AddressToken, token, purpose(table), now)
         if table.status != "open":
             raise Conflict("this table is already closed: its seed is revealed on its page")
         return table

@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from dice_server import text
 from dice_server.db import reading, writing
 from dice_server.mail.delivery import Courier, deliver_due
-from dice_server.models import Member, OutboxMessage
+from dice_server.models import OutboxMessage
 from dice_server.services import ServiceContext
 from dice_server.services.entries import ApiToken
 from dice_server.services.games import create_game, export_ledger
@@ -28,7 +27,7 @@ from dice_server.services.mailer import queue_mail
 from dice_server.services.notes import send_note
 from dice_server.services.rolls import roll_battle
 from dice_server.verifier import load_keys, verify_ledger, verify_signature
-from tests.conftest import League, battle
+from tests.conftest import League, battle, logged_in
 
 RLO, LRI, PDI = "\u202e", "\u2066", "\u2069"
 NOTE = f"I take 3 {RLO}stih 2, not more"
@@ -58,15 +57,6 @@ def bidi_game(app: Flask, league: League) -> tuple[int, int, int]:
     note = send_note(ctx, axis, game, {"topic": "general", "text": NOTE})
     roll = roll_battle(ctx, axis, game, battle(comment=COMMENT))
     return game, note.seq, roll.seq
-
-
-def logged_in(app: Flask, ctx: ServiceContext, address: str) -> FlaskClient:
-    client = app.test_client()
-    with reading(ctx.sessions) as session:
-        member = session.execute(select(Member).where(Member.email == address)).scalar_one()
-    with client.session_transaction() as cookie:
-        cookie["_user_id"] = member.get_id()
-    return client
 
 
 def test_the_game_and_entry_pages_show_markers_not_controls(

@@ -82,6 +82,17 @@ class Live:
         assert done.returncode == 0, done.stderr
         return done.stdout
 
+    def game(self) -> tuple[str, str, str]:
+        """Two confirmed members and a game between them: (axis token, allies token, game)."""
+        axis = self.pbem("member", "add", "axis@example.org", "--name", "Axis", "--confirmed")
+        allies = self.pbem(
+            "member", "add", "allies@example.org", "--name", "Allies", "--confirmed"
+        )
+        game = self.pbem(
+            "game", "create", "--axis", "axis@example.org", "--allies", "allies@example.org"
+        )
+        return axis.strip(), allies.strip(), game.strip()
+
     def call(
         self, method: str, path: str, body: Any = None, token: str = "", key: str = ""
     ) -> tuple[int, Any]:
@@ -146,13 +157,7 @@ def live(tmp_path: Path) -> Iterator[Live]:
 
 def test_whole_flow_through_a_live_server(live: Live, tmp_path: Path) -> None:
     assert (Path(live.env["PBEM_INSTANCE_PATH"]) / "pbem.sqlite3").exists()
-    axis = live.pbem("member", "add", "axis@example.org", "--name", "Axis", "--confirmed").strip()
-    allies = live.pbem(
-        "member", "add", "allies@example.org", "--name", "Allies", "--confirmed"
-    ).strip()
-    game = live.pbem(
-        "game", "create", "--axis", "axis@example.org", "--allies", "allies@example.org"
-    ).strip()
+    axis, allies, game = live.game()
 
     status, entry = live.call("POST", f"/api/v1/games/{game}/rolls", battle(), allies)
     assert status == 201 and json.loads(entry["body"])["seq"] == 2
@@ -370,13 +375,7 @@ def test_a_dead_scheduler_is_started_again_and_the_web_stays_up(live: Live) -> N
     else:
         raise AssertionError(f"no new scheduler: {live.log()}")
     assert "scheduler exited" in live.log()
-    live.pbem("member", "add", "axis@example.org", "--name", "Axis", "--confirmed")
-    allies = live.pbem(
-        "member", "add", "allies@example.org", "--name", "Allies", "--confirmed"
-    ).strip()
-    game = live.pbem(
-        "game", "create", "--axis", "axis@example.org", "--allies", "allies@example.org"
-    ).strip()
+    _, allies, game = live.game()
     status, _ = live.call("POST", f"/api/v1/games/{game}/rolls", battle(), allies)
     assert status == 201
     maildir = Path(instance) / "maildir"

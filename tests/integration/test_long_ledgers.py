@@ -12,17 +12,16 @@ from contextlib import contextmanager
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, select
+from sqlalchemy import event
 
-from dice_server.db import reading
-from dice_server.models import LedgerEntry, Member, TableEntry
+from dice_server.models import LedgerEntry, TableEntry
 from dice_server.services import ServiceContext
 from dice_server.services.addresses import register_now
 from dice_server.services.keys import published_keys
 from dice_server.services.paging import PAGE_ENTRIES
 from dice_server.verifier import verify_ledger
 from tests.bulk import append_battles, table_rolls
-from tests.conftest import League
+from tests.conftest import League, logged_in
 
 ENTRIES = 10 * PAGE_ENTRIES + 50  # the genesis and 1,049 battle rolls: 11 pages
 NEWEST = list(range(ENTRIES, ENTRIES - PAGE_ENTRIES, -1))
@@ -34,15 +33,6 @@ PAGE_BYTES = 120_000
 def long_game(league: League) -> League:
     append_battles(league.ctx, league.game, ENTRIES - 1, "axis@example.org")
     return league
-
-
-def logged_in(app: Flask, ctx: ServiceContext, address: str) -> FlaskClient:
-    client = app.test_client()
-    with reading(ctx.sessions) as session:
-        member = session.execute(select(Member).where(Member.email == address)).scalar_one()
-    with client.session_transaction() as cookie:
-        cookie["_user_id"] = member.get_id()
-    return client
 
 
 @contextmanager
