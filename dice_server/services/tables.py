@@ -86,7 +86,10 @@ def check_roll(
         if protocol == "current":
             name = {"numdice": "times", "numsides": "max"}[name]
         text = raw.strip()
-        if not text.isdigit() or not 1 <= int(text) <= limit:
+        # ASCII digits only ("²" is a digit to isdigit()), and few enough for int().
+        if not (text.isascii() and text.isdigit() and len(text) <= 9) or not (
+            1 <= int(text) <= limit
+        ):
             raise InvalidRequest(f"{name} must be a whole number from 1 to {limit}", name)
         numbers.append(int(text))
     if not to:

@@ -33,7 +33,9 @@ def issue(member_id: int, form: str) -> str:
 def check(value: str | None, member_id: int, form: str) -> str:
     """The nonce, if this server issued it to this member for this form."""
     raw, _, mac = (value or "").partition(".")
-    if not raw or not hmac.compare_digest(mac, _mac(member_id, form, raw)):
+    # Every nonce issued is ASCII; compare_digest refuses other text with a TypeError.
+    issued = raw.isascii() and mac.isascii() and bool(raw)
+    if not issued or not hmac.compare_digest(mac, _mac(member_id, form, raw)):
         raise InvalidRequest(
             "nonce: this form was not issued to you or is damaged: reload the page and roll "
             "from the fresh form",

@@ -33,12 +33,6 @@ FORMS: dict[str, tuple[type[FlaskForm], str, str]] = {
 }
 
 
-def _ascii(nonce: str | None) -> str:
-    """Every nonce this server issues is ASCII; any other is refused as not issued, before
-    ``hmac.compare_digest`` (which cannot compare non-ASCII text) is asked."""
-    return nonce if nonce is not None and nonce.isascii() else ""
-
-
 def _write(kind: str, number: int, payload: dict[str, Any], retry: Retry) -> LedgerEntry:
     ctx, member = service_context(), me()
     if kind == "note":
@@ -58,7 +52,7 @@ def _page(what: str) -> Callable[[int], Page]:
             if form.validate_on_submit():
                 payload = form.payload()
                 try:
-                    key = nonces.check(_ascii(form.nonce.data), member.id, f"{what}:{number}")
+                    key = nonces.check(form.nonce.data, member.id, f"{what}:{number}")
                     retry = Retry.of(key, "POST", request.path, payload)
                     assert retry is not None
                     entry = _write(kind, number, payload, retry)
