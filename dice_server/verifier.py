@@ -439,9 +439,13 @@ class LedgerVerifier:
 
     def _finish(self, count: int) -> Report:
         report = self.report
-        report.checked.append(
-            f"{count} entries: signatures, canonical bodies, seq 1..{count}, prev chain, time order"
-        )
+        failed = {aspect for problem in report.problems for aspect in _aspects_of(problem)}
+        checks = ("signatures", "canonical bodies", f"seq 1..{count}", "prev chain", "time order")
+        held = [name for name in checks if name.split(" ")[0] not in failed]
+        # Only what held for every entry is reported as checked: a check that failed for
+        # some entries is among the problems, never ticked beside them.
+        if held:
+            report.checked.append(f"{count} entries: {', '.join(held)}")
         for seed in self.seeds:
             if seed.seed is None:
                 if seed.rolls:
@@ -470,6 +474,25 @@ class LedgerVerifier:
                     f"of entry {seed.seq} recomputed from the revealed seed"
                 )
         return report
+
+
+#: Which summary check a problem's words belong to (the first word of the check's name).
+_ASPECT_WORDS = (
+    ("signature", "signatures"),
+    ("signed with unknown key", "signatures"),
+    ("canonical", "canonical"),
+    ("not JSON", "canonical"),
+    ("not an object", "canonical"),
+    ("not a ledger entry", "canonical"),
+    ("seq is", "seq"),
+    ("prev does not match", "prev"),
+    ("is not after the previous", "time"),
+    ("time", "time"),
+)
+
+
+def _aspects_of(problem: str) -> set[str]:
+    return {aspect for words, aspect in _ASPECT_WORDS if words in problem}
 
 
 def verify_ledger(ledger_doc: Any, keys_doc: Any) -> Report:

@@ -409,5 +409,9 @@ def test_verify_an_uploaded_ledger_and_a_tampered_one(app: Flask, table: Table) 
     result = client.post("/verify", data={"csrf_token": csrf(page), "pasted": json.dumps(ledger)})
     text = result.get_data(as_text=True)
     assert "Problems found" in text and "entry 2: signature does not verify" in text
+    # A check that failed for one entry is never ticked beside its problem (issue 13, 8).
+    ticked = re.findall(r"<li>✔ ([^<]*)</li>", text)
+    assert ticked and not any("signatures" in line for line in ticked), ticked
+    assert any("prev chain" in line for line in ticked)
     result = client.post("/verify", data={"csrf_token": csrf(page), "pasted": "{not json"})
     assert result.status_code == 400 and "that is not JSON" in result.get_data(as_text=True)
