@@ -54,13 +54,15 @@ def magic_84(after: Power, ipc_counts: Mapping[Power, int]) -> Magic84:
     """
     for power, count in ipc_counts.items():
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"{power.name}'s IPC count must be a whole number 0 or more, "
-                             f"got {count!r}")
+            raise ValueError(
+                f"{power.name}'s IPC count must be a whole number 0 or more, got {count!r}"
+            )
     axis = [p for p in Power if p.alliance is Alliance.AXIS]
     missing = [p.name for p in axis if p not in ipc_counts]
     if missing:
-        raise ValueError(f"the Magic 84 count needs every Axis power's IPC count; "
-                         f"missing {', '.join(missing)}")
+        raise ValueError(
+            f"the Magic 84 count needs every Axis power's IPC count; missing {', '.join(missing)}"
+        )
     if after is not COUNTED_AFTER:
         return Magic84(after, None)
     return Magic84(after, sum(ipc_counts[p] for p in axis))

@@ -6,13 +6,15 @@ the IAAPA 2008 rules (default orders of loss). Sources are tagged as in
 ``shared/rules/classic-2nd-edition-facts.md``: [XML], [SPEC], [IAAPA].
 
 Nothing here knows about a game in progress: these are the printed numbers, plus the
-technology modifiers that a power's research adds to them (:func:`unit_profile`).
+technology modifiers that a power's research adds to them (:func:`unit_profile`), and the
+engine's one count of units, :class:`Units`, kept in the chart's order (:data:`CHART_ORDER`):
+a turn's orders, a position and a battle all count units with it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
@@ -124,33 +126,177 @@ class UnitStats:
 
 
 def _stats(
-    unit: UnitType, name: str, domain: Domain, cost: int, move: int,
-    attack: int | None, defence: int | None, **extra: int,
+    unit: UnitType,
+    name: str,
+    domain: Domain,
+    cost: int,
+    move: int,
+    attack: int | None,
+    defence: int | None,
+    **extra: int,
 ) -> UnitStats:
     return UnitStats(unit, name, domain, cost, move, attack, defence, **extra)
 
 
 _L, _S, _A = Domain.LAND, Domain.SEA, Domain.AIR
-UNIT_STATS: Mapping[UnitType, UnitStats] = MappingProxyType({
-    # cost / movement / attack / defence [XML unit attachments + production rules; SPEC p.9]
-    UnitType.INF: _stats(UnitType.INF, "Infantry", _L, 3, 1, 1, 2, transport_cost=1),
-    UnitType.ARM: _stats(UnitType.ARM, "Armour", _L, 5, 2, 3, 2, transport_cost=2),
-    UnitType.FTR: _stats(UnitType.FTR, "Fighter", _A, 12, 4, 3, 4, carrier_cost=1),
-    UnitType.BMB: _stats(UnitType.BMB, "Bomber", _A, 15, 6, 4, 1, raid_dice=1),
-    UnitType.TRN: _stats(UnitType.TRN, "Transport", _S, 8, 2, 0, 1, transport_capacity=2),
-    UnitType.SUB: _stats(UnitType.SUB, "Submarine", _S, 8, 2, 2, 2),
-    UnitType.AC: _stats(UnitType.AC, "Aircraft Carrier", _S, 18, 2, 1, 3, carrier_capacity=2),
-    UnitType.BB: _stats(UnitType.BB, "Battleship", _S, 24, 2, 4, 4),
-    UnitType.AA: _stats(UnitType.AA, "Anti-Aircraft Gun", _L, 5, 1, None, None, transport_cost=2),
-    UnitType.IC: _stats(UnitType.IC, "Industrial Complex", _L, 15, 0, None, None),
-})
+UNIT_STATS: Mapping[UnitType, UnitStats] = MappingProxyType(
+    {
+        # cost / movement / attack / defence [XML unit attachments + production rules; SPEC p.9]
+        UnitType.INF: _stats(UnitType.INF, "Infantry", _L, 3, 1, 1, 2, transport_cost=1),
+        UnitType.ARM: _stats(UnitType.ARM, "Armour", _L, 5, 2, 3, 2, transport_cost=2),
+        UnitType.FTR: _stats(UnitType.FTR, "Fighter", _A, 12, 4, 3, 4, carrier_cost=1),
+        UnitType.BMB: _stats(UnitType.BMB, "Bomber", _A, 15, 6, 4, 1, raid_dice=1),
+        UnitType.TRN: _stats(UnitType.TRN, "Transport", _S, 8, 2, 0, 1, transport_capacity=2),
+        UnitType.SUB: _stats(UnitType.SUB, "Submarine", _S, 8, 2, 2, 2),
+        UnitType.AC: _stats(UnitType.AC, "Aircraft Carrier", _S, 18, 2, 1, 3, carrier_capacity=2),
+        UnitType.BB: _stats(UnitType.BB, "Battleship", _S, 24, 2, 4, 4),
+        UnitType.AA: _stats(
+            UnitType.AA, "Anti-Aircraft Gun", _L, 5, 1, None, None, transport_cost=2
+        ),
+        UnitType.IC: _stats(UnitType.IC, "Industrial Complex", _L, 15, 0, None, None),
+    }
+)
 
-_TRIPLEA_NAMES: Mapping[UnitType, str] = MappingProxyType({
-    UnitType.INF: "infantry", UnitType.ARM: "armour", UnitType.FTR: "fighter",
-    UnitType.BMB: "bomber", UnitType.TRN: "transport", UnitType.SUB: "submarine",
-    UnitType.AC: "carrier", UnitType.BB: "battleship", UnitType.AA: "aaGun",
-    UnitType.IC: "factory",
-})
+_TRIPLEA_NAMES: Mapping[UnitType, str] = MappingProxyType(
+    {
+        UnitType.INF: "infantry",
+        UnitType.ARM: "armour",
+        UnitType.FTR: "fighter",
+        UnitType.BMB: "bomber",
+        UnitType.TRN: "transport",
+        UnitType.SUB: "submarine",
+        UnitType.AC: "carrier",
+        UnitType.BB: "battleship",
+        UnitType.AA: "aaGun",
+        UnitType.IC: "factory",
+    }
+)
+
+CHART_ORDER: Mapping[UnitType, int] = MappingProxyType({u: i for i, u in enumerate(UnitType)})
+"""The printed order of the unit chart (INF, ARM, FTR, BMB, TRN, SUB, AC, BB, AA, IC): the
+order units are listed in everywhere (turn reports, battles, positions) and the order battle
+dice are read in."""
+
+NEVER_CASUALTIES = frozenset({UnitType.AA, UnitType.IC})
+"""AA guns and industrial complexes never roll in a round and are never battle casualties:
+they change hands with the territory (facts sheet section 1; IAAPA AA Guns)."""
+
+
+@dataclass(frozen=True)
+class Units:
+    """How many units of each type: a line of a turn ("8 INF, 1 ARM, 2 FTR"), a side of a
+    battle, a power's units in one space. Immutable; compares and hashes as a value.
+
+    Units of one type are interchangeable: a casualty is "one INF", never a named infantry.
+    ``counts`` holds (type, count) pairs in :data:`CHART_ORDER` with no zero counts, so two
+    listings of the same units are equal however they were written; build with :meth:`of`.
+    """
+
+    counts: tuple[tuple[UnitType, int], ...] = ()
+
+    @classmethod
+    def of(cls, counts: Mapping[UnitType, int] | Iterable[tuple[UnitType, int]] = ()) -> Units:
+        """Units from a mapping or from pairs; repeated types add up; a negative count
+        raises ValueError (nobody holds -1 INF)."""
+        pairs = counts.items() if isinstance(counts, Mapping) else counts
+        total: dict[UnitType, int] = {}
+        for unit, count in pairs:
+            if count < 0:
+                raise ValueError(f"a count of units cannot be {count} {unit.value}")
+            total[unit] = total.get(unit, 0) + count
+        ranked = sorted(total.items(), key=lambda pair: CHART_ORDER[pair[0]])
+        return cls(tuple((u, n) for u, n in ranked if n))
+
+    @classmethod
+    def of_units(cls, units: Iterable[UnitType]) -> Units:
+        """One unit per element of ``units``."""
+        return cls.of((unit, 1) for unit in units)
+
+    def count(self, unit: UnitType) -> int:
+        """How many ``unit`` there are (0 if none); ``units[unit]`` says the same. No dict
+        is built: the declaration checks ask this thousands of times a turn."""
+        for have, n in self.counts:
+            if have is unit:
+                return n
+        return 0
+
+    __getitem__ = count
+
+    def __iter__(self) -> Iterator[tuple[UnitType, int]]:
+        return iter(self.counts)
+
+    def __bool__(self) -> bool:
+        return bool(self.counts)
+
+    @property
+    def total(self) -> int:
+        """Units of every type together."""
+        return sum(n for _, n in self.counts)
+
+    @property
+    def aircraft(self) -> int:
+        """Fighters and bombers."""
+        return sum(n for unit, n in self.counts if unit is UnitType.FTR or unit is UnitType.BMB)
+
+    @property
+    def surface(self) -> int:
+        """Every unit that is not an aircraft: what a submarine's hit may sink (at sea)."""
+        return self.total - self.aircraft
+
+    def combatants(self) -> Units:
+        """The units that can be battle casualties (all but AA guns and complexes)."""
+        return Units(tuple(p for p in self.counts if p[0] not in NEVER_CASUALTIES))
+
+    def only(self, *units: UnitType) -> Units:
+        """The units of the given types."""
+        return Units(tuple(p for p in self.counts if p[0] in units))
+
+    def without(self, *units: UnitType) -> Units:
+        """These units less every unit of the given types."""
+        return Units(tuple(p for p in self.counts if p[0] not in units))
+
+    def plus(self, other: Units) -> Units:
+        """Both together (also ``self + other``)."""
+        if not other.counts:
+            return self
+        if not self.counts:
+            return other
+        return Units.of((*self.counts, *other.counts))
+
+    __add__ = plus
+
+    def minus(self, other: Units) -> Units:
+        """These units less ``other``; ValueError if ``other`` holds a unit these lack."""
+        if not other.counts:
+            return self
+        if not self.contains(other):
+            unit, n = next((u, n) for u, n in other.counts if self.count(u) < n)
+            raise ValueError(f"cannot remove {n} {unit.value} from {self.label()}")
+        left = tuple((unit, n - other.count(unit)) for unit, n in self.counts)
+        return Units(tuple(pair for pair in left if pair[1]))
+
+    def contains(self, other: Units) -> bool:
+        """True if every unit of ``other`` is among these."""
+        return all(self.count(unit) >= n for unit, n in other.counts)
+
+    def as_dict(self) -> dict[UnitType, int]:
+        """A fresh dict of the counts, in chart order."""
+        return dict(self.counts)
+
+    def to_json(self) -> dict[str, int]:
+        """``{"INF": 8, "ARM": 1}``: the canonical abbreviations as keys, in chart order, zero
+        counts omitted (the form of every JSON report and position file)."""
+        return {unit.value: n for unit, n in self.counts}
+
+    def label(self) -> str:
+        """The units as players write them: "3 INF, 1 ARM, 2 FTR" ("none" if empty)."""
+        return ", ".join(f"{n} {unit.value}" for unit, n in self.counts) or "none"
+
+    __str__ = label
+
+
+NO_UNITS = Units()
+"""No units at all."""
 
 
 class Technology(Enum):
@@ -206,27 +352,36 @@ class TechEffect:
     rocket_dice: int | None = None
 
 
-TECH_EFFECTS: Mapping[Technology, TechEffect] = MappingProxyType({
-    # Jet Power: defence +1 [SPEC; TA TechAbilityAttachment non-V3]
-    Technology.JET_POWER: TechEffect(
-        Technology.JET_POWER, frozenset({UnitType.FTR}), defence_bonus=1),
-    # Rockets: one AA gun within 3 of an enemy IC, 1 die of IPC loss [IAAPA Rocket Technology]
-    Technology.ROCKETS: TechEffect(
-        Technology.ROCKETS, frozenset({UnitType.AA}), rocket_range=3, rocket_dice=1),
-    # Super Subs: attack +1, no defence bonus [SPEC; XML Super Sub Defence Bonus=0]
-    Technology.SUPER_SUBS: TechEffect(
-        Technology.SUPER_SUBS, frozenset({UnitType.SUB}), attack_bonus=1),
-    # Long Range Aircraft: +2 movement for all air [SPEC; TA]
-    Technology.LONG_RANGE_AIRCRAFT: TechEffect(
-        Technology.LONG_RANGE_AIRCRAFT, frozenset({UnitType.FTR, UnitType.BMB}),
-        movement_bonus=2),
-    # Industrial Technology: -1 IPC on every unit [XML productionIndustrialTechnology]
-    Technology.INDUSTRIAL_TECHNOLOGY: TechEffect(
-        Technology.INDUSTRIAL_TECHNOLOGY, frozenset(UnitType), cost_change=-1),
-    # Heavy Bombers: 3 attack dice, 3 raid dice [XML Heavy Bomber Dice Rolls=3; SPEC p.10]
-    Technology.HEAVY_BOMBERS: TechEffect(
-        Technology.HEAVY_BOMBERS, frozenset({UnitType.BMB}), attack_dice=3, raid_dice=3),
-})
+TECH_EFFECTS: Mapping[Technology, TechEffect] = MappingProxyType(
+    {
+        # Jet Power: defence +1 [SPEC; TA TechAbilityAttachment non-V3]
+        Technology.JET_POWER: TechEffect(
+            Technology.JET_POWER, frozenset({UnitType.FTR}), defence_bonus=1
+        ),
+        # Rockets: one AA gun within 3 of an enemy IC, 1 die of IPC loss [IAAPA Rocket Technology]
+        Technology.ROCKETS: TechEffect(
+            Technology.ROCKETS, frozenset({UnitType.AA}), rocket_range=3, rocket_dice=1
+        ),
+        # Super Subs: attack +1, no defence bonus [SPEC; XML Super Sub Defence Bonus=0]
+        Technology.SUPER_SUBS: TechEffect(
+            Technology.SUPER_SUBS, frozenset({UnitType.SUB}), attack_bonus=1
+        ),
+        # Long Range Aircraft: +2 movement for all air [SPEC; TA]
+        Technology.LONG_RANGE_AIRCRAFT: TechEffect(
+            Technology.LONG_RANGE_AIRCRAFT,
+            frozenset({UnitType.FTR, UnitType.BMB}),
+            movement_bonus=2,
+        ),
+        # Industrial Technology: -1 IPC on every unit [XML productionIndustrialTechnology]
+        Technology.INDUSTRIAL_TECHNOLOGY: TechEffect(
+            Technology.INDUSTRIAL_TECHNOLOGY, frozenset(UnitType), cost_change=-1
+        ),
+        # Heavy Bombers: 3 attack dice, 3 raid dice [XML Heavy Bomber Dice Rolls=3; SPEC p.10]
+        Technology.HEAVY_BOMBERS: TechEffect(
+            Technology.HEAVY_BOMBERS, frozenset({UnitType.BMB}), attack_dice=3, raid_dice=3
+        ),
+    }
+)
 
 
 def unit_profile(unit: UnitType, technologies: Iterable[Technology] = ()) -> UnitStats:
@@ -302,7 +457,8 @@ class OrderOfLoss:
         except ValueError:
             raise ValueError(
                 f"{unit.value} is not in the {self.side.value} order of loss "
-                f"for a {self.battlefield.value} battle") from None
+                f"for a {self.battlefield.value} battle"
+            ) from None
 
     def casualties(self, present: Mapping[UnitType, int], hits: int) -> tuple[UnitType, ...]:
         """The units removed for ``hits`` hits on ``present`` units, in order of removal.
@@ -319,21 +475,30 @@ class OrderOfLoss:
 
 
 _U = UnitType
-DEFAULT_ORDERS_OF_LOSS: Mapping[tuple[Side, Battlefield], OrderOfLoss] = MappingProxyType({
-    (Side.ATTACKER, Battlefield.LAND):
-        OrderOfLoss(Side.ATTACKER, Battlefield.LAND, (_U.INF, _U.ARM, _U.FTR, _U.BMB)),
-    (Side.DEFENDER, Battlefield.LAND):
-        OrderOfLoss(Side.DEFENDER, Battlefield.LAND, (_U.INF, _U.ARM, _U.BMB, _U.FTR)),
-    (Side.ATTACKER, Battlefield.SEA): OrderOfLoss(
-        Side.ATTACKER, Battlefield.SEA, (_U.TRN, _U.SUB, _U.FTR, _U.BMB, _U.AC, _U.BB)),
-    (Side.DEFENDER, Battlefield.SEA): OrderOfLoss(
-        Side.DEFENDER, Battlefield.SEA, (_U.TRN, _U.SUB, _U.FTR, _U.AC, _U.BB)),
-})
+DEFAULT_ORDERS_OF_LOSS: Mapping[tuple[Side, Battlefield], OrderOfLoss] = MappingProxyType(
+    {
+        (Side.ATTACKER, Battlefield.LAND): OrderOfLoss(
+            Side.ATTACKER, Battlefield.LAND, (_U.INF, _U.ARM, _U.FTR, _U.BMB)
+        ),
+        (Side.DEFENDER, Battlefield.LAND): OrderOfLoss(
+            Side.DEFENDER, Battlefield.LAND, (_U.INF, _U.ARM, _U.BMB, _U.FTR)
+        ),
+        (Side.ATTACKER, Battlefield.SEA): OrderOfLoss(
+            Side.ATTACKER, Battlefield.SEA, (_U.TRN, _U.SUB, _U.FTR, _U.BMB, _U.AC, _U.BB)
+        ),
+        (Side.DEFENDER, Battlefield.SEA): OrderOfLoss(
+            Side.DEFENDER, Battlefield.SEA, (_U.TRN, _U.SUB, _U.FTR, _U.AC, _U.BB)
+        ),
+    }
+)
 """IAAPA "Default Orders of Loss (OOL)", as printed in the Declaration section."""
 
 
 def default_order_of_loss(
-    side: Side, terrain: Battlefield, *, attackers_only_air_no_retreat: bool = False,
+    side: Side,
+    terrain: Battlefield,
+    *,
+    attackers_only_air_no_retreat: bool = False,
 ) -> OrderOfLoss:
     """The Association default order of loss for ``side`` in a battle on ``terrain``.
 

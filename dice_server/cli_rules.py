@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -48,9 +49,11 @@ def turn_check(
     precombat_file: str | None,
 ) -> None:
     """Read an emailed turn (FILE, or - for stdin): the orders and every diagnostic; with a
-    position, the combat declarations are checked against the board before any die.
-    Exits 1 when part of the turn could not be read or a declaration is in error."""
-    from adjudicator.notation import render_text, report
+    position, the combat declarations are checked against the board before any die, and
+    the battles a declaration error voids are listed. Exits 1 when part of the turn could
+    not be read or a declaration is in error."""
+    from adjudicator.notation import render_report as render_text
+    from adjudicator.notation import report
 
     text = read_input(file)
     if initial and position_file:
@@ -73,8 +76,18 @@ def turn_check(
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False))
     else:
-        click.echo(render_text(result))
+        click.echo(render_text(result) + void_battles_line(result))
     sys.exit(1 if result["summary"]["errors"] else 0)
+
+
+def void_battles_line(result: dict[str, Any]) -> str:
+    """The report's ``void_battles`` for a person: the battles a combat declaration error
+    voids (IAAPA Error Correction II), or none; nothing when no position was checked."""
+    if "void_battles" not in result:
+        return ""
+    names = {b["number"]: b["territory"] for b in result.get("battles", [])}
+    void = [f"#{n} {names.get(n, '')}".rstrip() for n in result["void_battles"]]
+    return f"Void battles: {', '.join(void) or 'none'}\n"
 
 
 @click.group()
@@ -95,13 +108,54 @@ def battle() -> None:
     """Replay battles from the recorded dice."""
 
 
-@battle.command("resolve")
+RESOLVE_HELP = """Resolve a battle (or a turn's battles) from FILE (- for stdin), round by
+round by the orders of loss, with the pauses the rules require.
+
+\b
+FILE is a battle document, version 1, for example:
+  {"version": 1, "kind": "land", "name": "Attack #1 - W Europe",
+   "attacker": {"INF": 8, "ARM": 1, "FTR": 2},
+   "defender": {"INF": 10, "AA": 1},
+   "order_of_loss": {"attacker": ["INF", "FTR", "ARM"]},
+   "rounds": [{"aa": [5, 1],
+               "attacker": {"INF": [1, 3, 6, 2, 1, 4, 5, 6], "ARM": [2],
+                            "FTR": [3, 3]},
+               "defender": {"INF": [2, 6, 1, 5, 3, 4, 6, 2, 1, 6]}}]}
+
+\b
+Keys: kind "land" or "sea"; attacker, defender {UNIT: count} (INF ARM FTR BMB TRN
+SUB AC BB, AA and IC on defence); optional amphibious 0|1, no_retreat 0|1,
+order_of_loss {side: [UNIT...]} (default: the IAAPA orders), technologies {side:
+[TECH...]}, loaded {"AC": n, "TRN": n}, name. Each round, in the order rolled: aa
+(one die per attacking aircraft; each 1 removes an aircraft the attacker's order
+of loss picks, and that aircraft's own dice in the round do not count), bombard,
+subs (first strike), attacker and defender {UNIT: [dice]}, and optionally
+casualties, withdraw, retreat. Several battles: {"version": 1, "battles": [...]}.
+The full format is in adjudicator/battle/__init__.py and the README.
+
+Exits 0 with a final result, 1 on malformed input or when an error diagnostic makes
+the result provisional (dice set aside or missing: roll again before it counts).
+"""
+
+
+def _show_battle(result: dict[str, object], as_json: bool) -> None:
+    """Print a result; exit 1 when an error diagnostic makes it provisional."""
+    from adjudicator.battle.render import has_errors
+    from adjudicator.battle.render import render_text as render_battle
+
+    click.echo(json.dumps(result, indent=2) if as_json else render_battle(result))
+    if has_errors(result):
+        click.echo(
+            "provisional: an error diagnostic holds; the result is not final until it is remedied",
+            err=True,
+        )
+        sys.exit(1)
+
+
+@battle.command("resolve", help=RESOLVE_HELP)
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print the versioned JSON result.")
 def battle_resolve(file: str, as_json: bool) -> None:
-    """Resolve a battle (or a turn's battles) from FILE (- for stdin), round by round by the
-    orders of loss, with the pauses the rules require. Exits 1 on malformed input."""
-    from adjudicator.battle import render_text as render_battle
     from adjudicator.battle import resolve_json
 
     try:
@@ -112,4 +166,62 @@ def battle_resolve(file: str, as_json: bool) -> None:
     except ValueError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
-    click.echo(json.dumps(result, indent=2) if as_json else render_battle(result))
+    _show_battle(result, as_json)
+
+
+@battle.command("replay")
+@click.argument("ledger")
+@click.option(
+    "--seq",
+    "seqs",
+    type=int,
+    multiple=True,
+    required=True,
+    help="A roll entry of the battle (repeat for each, any order: read in seq order).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the versioned JSON result.")
+@click.option(
+    "--document",
+    is_flag=True,
+    help="Print the battle document built from the entries (what battle resolve reads).",
+)
+def battle_replay(ledger: str, seqs: tuple[int, ...], as_json: bool, document: bool) -> None:
+    """Replay a battle from its roll entries in LEDGER (an exported ledger, - for stdin):
+    prints exactly what `pbem battle resolve` prints for the battle those entries record
+    (subs-first entries open a round, AA hits remove the aircraft the attacker's default
+    order of loss picks). Signatures are not checked here: `pbem ledger verify` does that.
+    Exits like battle resolve."""
+    from adjudicator.rolls import battle_document, replay
+
+    try:
+        exported = json.loads(read_input(ledger))
+        entries = ledger_entries(exported, seqs)
+        if document:
+            emit(battle_document(entries))
+            return
+        result = replay(entries)
+    except json.JSONDecodeError as exc:
+        click.echo(f"error: {ledger} is not JSON: {exc.msg} at line {exc.lineno}", err=True)
+        sys.exit(1)
+    except ValueError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    _show_battle(result, as_json)
+
+
+def ledger_entries(exported: object, seqs: tuple[int, ...]) -> list[dict[str, Any]]:
+    """The bodies of the entries ``seqs`` of an exported ledger (``{"entries": [{"body",
+    "sig", "key"}, ...]}``, or a list of such entries), parsed."""
+    items = exported.get("entries") if isinstance(exported, dict) else exported
+    if not isinstance(items, list):
+        raise ValueError('the ledger is {"entries": [...]} as `pbem ledger export` writes it')
+    found: dict[int, dict[str, Any]] = {}
+    for item in items:
+        body = item.get("body") if isinstance(item, dict) else None
+        obj = json.loads(body) if isinstance(body, str) else item
+        if isinstance(obj, dict) and isinstance(obj.get("seq"), int):
+            found[obj["seq"]] = obj
+    missing = [seq for seq in seqs if seq not in found]
+    if missing:
+        raise ValueError(f"the ledger has no entry #{missing[0]}")
+    return [found[seq] for seq in seqs]

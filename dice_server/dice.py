@@ -1,92 +1,84 @@
 """Commit-reveal dice seeds (DESIGN.md, "Dice").
 
-A seed is drawn with ``secrets`` when a game is created (or reopened); only its SHA-256
-commitment goes into the ledger. The seed is sealed at rest and opened only inside a
-roll's append or at the reveal, when the game ends and anyone can recompute every die.
+A seed is drawn with ``secrets`` when a game or a TripleA table is created (or a game
+reopened); only its SHA-256 commitment goes into the ledger. The seed is sealed at rest and
+opened only inside a roll's append or at the reveal, when the chain ends and anyone can
+recompute every die.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
+from dataclasses import dataclass
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dice_server.keys import SeedBox
-from dice_server.models import Seed, TableSeed
+from dice_server.ledger import Chain
 from dice_server.verifier import dice_stream, seed_commitment
 
 SEED_BYTES = 32
 
 
-def _label(game: int, commitment_seq: int, chain: str = "game") -> str:
-    return f"pbem-seed:{chain}:{game}:commitment:{commitment_seq}"
+@dataclass(frozen=True, slots=True)
+class SealedSeed:
+    """A chain's dice seed as stored, sealed: committed by the entry at ``commitment_seq``,
+    revealed by the entry at ``revealed_seq`` (None while rolls draw on it)."""
+
+    chain: Chain
+    id: int
+    commitment_seq: int
+    commitment: str
+    sealed: bytes
+    revealed_seq: int | None
 
 
-def _chain(row: Seed | TableSeed) -> tuple[str, int]:
-    if isinstance(row, TableSeed):
-        return "table", row.table_id
-    return "game", row.game_number
+def _label(chain: Chain, commitment_seq: int) -> str:
+    return f"pbem-seed:{chain.owner}:{chain.number}:commitment:{commitment_seq}"
 
 
-def new_seed(session: Session, box: SeedBox, game: int, commitment_seq: int) -> tuple[Seed, str]:
-    """Draw, seal and store a seed; return it with the commitment for the ledger."""
+def new_seed(session: Session, box: SeedBox, chain: Chain, commitment_seq: int) -> str:
+    """Draw, seal and store a seed for the entry at ``commitment_seq``; return its
+    commitment for that entry."""
     seed = secrets.token_bytes(SEED_BYTES)
     commitment = seed_commitment(seed)
-    row = Seed(
-        game_number=game,
-        commitment_seq=commitment_seq,
-        commitment=commitment,
-        sealed=box.seal(seed, _label(game, commitment_seq)),
+    session.connection().execute(
+        chain.queries.insert_seed,
+        {
+            "chain": chain.number,
+            "commitment_seq": commitment_seq,
+            "commitment": commitment,
+            "sealed": box.seal(seed, _label(chain, commitment_seq)),
+        },
     )
-    session.add(row)
-    return row, commitment
+    return commitment
 
 
-def open_seed(session: Session, game: int) -> Seed | None:
-    """The game's unrevealed seed, if any (a revealed game has none until it reopens)."""
-    return session.execute(
-        select(Seed)
-        .where(Seed.game_number == game, Seed.revealed_seq.is_(None))
-        .order_by(Seed.commitment_seq.desc())
-        .limit(1)
-    ).scalar_one_or_none()
+def open_seed(session: Session, chain: Chain) -> SealedSeed | None:
+    """The seed rolls draw on, if any (a revealed chain has none until a game reopens)."""
+    row = session.connection().execute(chain.queries.open_seed, {"chain": chain.number}).first()
+    return None if row is None else SealedSeed(chain, **row._mapping)
 
 
-def new_table_seed(
-    session: Session, box: SeedBox, table: int, commitment_seq: int
-) -> tuple[TableSeed, str]:
-    """A TripleA table's seed, drawn, sealed and stored like a game's."""
-    seed = secrets.token_bytes(SEED_BYTES)
-    commitment = seed_commitment(seed)
-    row = TableSeed(
-        table_id=table,
-        commitment_seq=commitment_seq,
-        commitment=commitment,
-        sealed=box.seal(seed, _label(table, commitment_seq, "table")),
-    )
-    session.add(row)
-    return row, commitment
+def seeds(session: Session, chain: Chain) -> list[SealedSeed]:
+    """Every seed of the chain, revealed or not, in the order committed."""
+    rows = session.connection().execute(chain.queries.all_seeds, {"chain": chain.number})
+    return [SealedSeed(chain, **row._mapping) for row in rows]
 
 
-def open_table_seed(session: Session, table: int) -> TableSeed | None:
-    return session.execute(
-        select(TableSeed)
-        .where(TableSeed.table_id == table, TableSeed.revealed_seq.is_(None))
-        .order_by(TableSeed.commitment_seq.desc())
-        .limit(1)
-    ).scalar_one_or_none()
+def mark_revealed(session: Session, seed: SealedSeed, seq: int) -> None:
+    """Record that the entry at ``seq`` revealed ``seed``: no roll draws on it again."""
+    session.connection().execute(seed.chain.queries.reveal_seed, {"seed": seed.id, "seq": seq})
 
 
-def unseal(box: SeedBox, row: Seed | TableSeed) -> bytes:
-    chain, number = _chain(row)
-    seed = box.open(row.sealed, _label(number, row.commitment_seq, chain))
-    if seed_commitment(seed) != row.commitment:
-        raise RuntimeError(f"seed of {chain} {number} does not match its commitment")
-    return seed
+def unseal(box: SeedBox, seed: SealedSeed) -> bytes:
+    opened = box.open(seed.sealed, _label(seed.chain, seed.commitment_seq))
+    if seed_commitment(opened) != seed.commitment:
+        raise RuntimeError(f"seed of {seed.chain} does not match its commitment")
+    return opened
 
 
-def stream(box: SeedBox, row: Seed | TableSeed, seq: int, sides: int = 6) -> Iterator[int]:
+def stream(box: SeedBox, seed: SealedSeed, seq: int, sides: int = 6) -> Iterator[int]:
     """The dice of entry ``seq`` in thrown order: use only inside that entry's append."""
-    return dice_stream(unseal(box, row), _chain(row)[1], seq, sides)
+    return dice_stream(unseal(box, seed), seed.chain.number, seq, sides)

@@ -75,14 +75,7 @@ def read_json(raw: bytes | str, what: str = "the request body") -> Any:
             f"{what} is not JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno} "
             f"column {exc.colno}"
         ) from None
-    if twice:
-        obj, key = twice[0]
-        path = _path_of(value, obj)
-        where = path or "the top-level object"
-        raise InvalidRequest(
-            f"{what} gives the key {shown(key)} twice in {where}: give each field once",
-            None if not _is_unicode(key) else key if not path else f"{path}.{key}",
-        )
+    # Lone surrogates first: a message naming a duplicate key's path must be encodable.
     if _SURROGATE_ESCAPE.search(text):
         found = _lone_surrogate(value)
         if found is not None:
@@ -92,6 +85,14 @@ def read_json(raw: bytes | str, what: str = "the request body") -> Any:
                 "which is not valid Unicode text: send UTF-8 text",
                 field,
             )
+    if twice:
+        obj, key = twice[0]
+        path = _path_of(value, obj)
+        where = path or "the top-level object"
+        raise InvalidRequest(
+            f"{what} gives the key {shown(key)} twice in {where}: give each field once",
+            None if not _is_unicode(key) else key if not path else f"{path}.{key}",
+        )
     return value
 
 

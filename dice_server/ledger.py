@@ -1,8 +1,14 @@
 """The signed, hash-chained ledger: the league's timing authority.
 
-An append takes the game's lock (SQLite: the transaction began IMMEDIATE; PostgreSQL:
-``SELECT ... FOR UPDATE`` on the game row), reads the head, and writes seq + 1 with
-``prev`` = hash of the head's body and ``at`` = max(now, head.at + 1 us), so that
+Every ledger is a :class:`Chain`: a league game's, named by its number, or a TripleA
+table's, named by its id (DESIGN.md, "Rolls outside a league game": the same format, with
+"table" for "game"). Both are appended, guarded and read by the same code here; what is
+stored differently is in :mod:`dice_server.ledger_queries`. An entry, once signed, is a
+:class:`SignedEntry`: a frozen value, like the row it is.
+
+An append takes the chain's lock (SQLite: the transaction began IMMEDIATE; PostgreSQL:
+``SELECT ... FOR UPDATE`` on the game's or table's row), reads the head, and writes seq + 1
+with ``prev`` = hash of the head's body and ``at`` = max(now, head.at + 1 us), so that
 "the time stamped ... is the order" (IAAPA, Using the Dice Server) even when the
 clock stalls or steps back. Entries are never updated, deleted or inserted over: triggers
 refuse it.
@@ -17,19 +23,19 @@ copies of the entries are what it is restored from (``pbem ledger check`` finds 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
-from sqlalchemy import event, insert, select
+from sqlalchemy import Connection, Row, event, insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from dice_server import statements
 from dice_server.errors import LedgerTampered
 from dice_server.keys import Signer
-from dice_server.models import Game, LedgerEntry, SigningKey, TableEntry, utcnow
+from dice_server.ledger_queries import CHAINS, GAME_LOCK, ChainQueries
+from dice_server.models import SignedEntryFields, SigningKey, utcnow
 from dice_server.verifier import (
     FORMAT_VERSION,
     KINDS,
@@ -51,11 +57,66 @@ def format_time(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime(TIME_FORMAT)
 
 
-def lock_game(session: Session, number: int) -> Game | None:
-    """Take the game's append lock; on SQLite the IMMEDIATE transaction already holds it."""
-    return session.execute(
-        select(Game).where(Game.number == number).with_for_update()
-    ).scalar_one_or_none()
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """One ledger: a league game's (``Chain.game(12)``) or a TripleA table's
+    (``Chain.table(3)``). ``owner`` is the key its bodies name it by, ``{"game": 12, ...}``
+    or ``{"table": 3, ...}``, and the word for it in messages."""
+
+    owner: Literal["game", "table"]
+    number: int
+
+    @classmethod
+    def game(cls, number: int) -> Chain:
+        return cls("game", number)
+
+    @classmethod
+    def table(cls, table_id: int) -> Chain:
+        return cls("table", table_id)
+
+    @property
+    def queries(self) -> ChainQueries:
+        return CHAINS[self.owner]
+
+    @property
+    def check_command(self) -> str:
+        """The operator's command that checks this chain in place."""
+        flag = "" if self.owner == "game" else "--table "
+        return f"pbem ledger check {flag}{self.number}"
+
+    def __str__(self) -> str:
+        return f"{self.owner} {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class SignedEntry:
+    """One entry of a ledger as signed and stored: the exact body bytes, their SHA-256
+    (the next entry's ``prev``), the Ed25519 signature and the id of the key that made it.
+    Appends return it and reads give it; nothing changes it, as nothing changes the row."""
+
+    chain: Chain
+    seq: int
+    kind: str
+    at: str
+    body: bytes
+    hash: str
+    sig: str
+    key_id: str
+
+    @classmethod
+    def of(cls, chain: Chain, row: SignedEntryFields) -> SignedEntry:
+        return cls(chain, row.seq, row.kind, row.at, row.body, row.hash, row.sig, row.key_id)
+
+    @property
+    def game_number(self) -> int:
+        """The number of the league game whose ledger holds the entry."""
+        if self.chain.owner != "game":
+            raise AttributeError(f"an entry of {self.chain} belongs to no league game")
+        return self.chain.number
+
+    def signed(self) -> dict[str, str]:
+        """The entry as exported and mailed: exact body text, signature, key id."""
+        return {"body": self.body.decode("utf-8"), "sig": self.sig, "key": self.key_id}
 
 
 @dataclass(frozen=True)
@@ -76,34 +137,33 @@ class Recorded:
     hash: str | None
 
 
-def head(session: Session, number: int) -> Head | None:
-    """The last entry of game ``number``'s ledger as stored."""
-    heads = _heads(session, "game", number)
-    return None if heads is None else heads[1]
+def lock_game(session: Session, number: int) -> Row[*tuple[Any, ...]] | None:
+    """Take game ``number``'s append lock (on SQLite the IMMEDIATE transaction already
+    holds it); the game's status, players and the addresses its mail goes to. A table is
+    locked by the look-up that finds it (dice_server.services.tables)."""
+    return session.connection().execute(GAME_LOCK, {"number": number}).first()
 
 
-def table_head(session: Session, table: int) -> Head | None:
-    heads = _heads(session, "table", table)
-    return None if heads is None else heads[1]
+def heads(session: Session, chain: Chain) -> tuple[Recorded, Head | None]:
+    """The chain's recorded head and its last entry as stored."""
+    found = _heads(session.connection(), chain)
+    if found is None:
+        raise LookupError(f"there is no {chain}")
+    return found
 
 
-def _heads(session: Session, chain: str, number: int) -> tuple[Recorded, Head | None] | None:
-    """The chain's recorded head and its last entry as stored (None: no such chain)."""
-    conn = session.connection()
-    if chain == "game":
-        row = conn.execute(statements.HEAD, {"number": number}).first()
-    else:
-        row = conn.execute(statements.TABLE_HEAD, {"table": number}).first()
+def head(session: Session, chain: Chain) -> Head | None:
+    """The last entry of the chain as stored (None: no entry, or no such chain)."""
+    found = _heads(session.connection(), chain)
+    return None if found is None else found[1]
+
+
+def _heads(conn: Connection, chain: Chain) -> tuple[Recorded, Head | None] | None:
+    row = conn.execute(chain.queries.head, {"chain": chain.number}).first()
     if row is None:
         return None
     stored = None if row.seq is None else Head(row.seq, row.hash, row.at)
     return Recorded(row.head_seq, row.head_hash), stored
-
-
-def _check_command(chain: str, number: int) -> str:
-    return (
-        f"pbem ledger check {number}" if chain == "game" else f"pbem ledger check --table {number}"
-    )
 
 
 def head_mismatch(recorded: Recorded, found: Head | None) -> str | None:
@@ -125,19 +185,19 @@ def head_mismatch(recorded: Recorded, found: Head | None) -> str | None:
     return f"its last append wrote {wrote}, but the ledger now {now} ({how})"
 
 
-def _checked_head(chain: str, number: int, session: Session) -> Head | None:
+def _checked_head(conn: Connection, chain: Chain) -> Head | None:
     """The head to extend, refused unless it is the one this server last wrote."""
-    heads = _heads(session, chain, number)
+    heads = _heads(conn, chain)
     if heads is None:
-        raise LookupError(f"there is no {chain} {number} to append to")
+        raise LookupError(f"there is no {chain} to append to")
     recorded, found = heads
     mismatch = head_mismatch(recorded, found)
     if mismatch is not None:
-        problem = f"{chain} {number}'s ledger is not as this server left it: {mismatch}"
+        problem = f"{chain}'s ledger is not as this server left it: {mismatch}"
         log.error("append refused: %s", problem)  # whichever channel asked, the operator sees it
         raise LedgerTampered(
             f"{problem}. Nothing was written and nothing will be until an operator runs "
-            f"`{_check_command(chain, number)}` and restores the ledger from the players' "
+            f"`{chain.check_command}` and restores the ledger from the players' "
             "mailed copies."
         )
     return found
@@ -174,93 +234,82 @@ def append(
     session: Session,
     signer: Signer,
     now: datetime,
-    number: int,
+    chain: Chain,
     kind: str,
     build_data: DataBuilder,
-) -> LedgerEntry:
-    """Append one entry to game ``number``'s ledger inside the caller's write transaction.
+) -> SignedEntry:
+    """Append one entry to ``chain`` inside the caller's write transaction.
 
     ``build_data(seq)`` runs under the lock once the seq is fixed: a roll draws its dice
     there, so dice exist only inside the append and a rolled-back transaction shows none.
-    The caller must have locked the game with :func:`lock_game` in this transaction.
+    The caller must hold the chain's lock in this transaction (a game's:
+    :func:`lock_game`).
     """
-    return LedgerEntry(**_append(session, signer, now, "game", number, kind, build_data))
-
-
-def append_to_table(
-    session: Session,
-    signer: Signer,
-    now: datetime,
-    table: int,
-    kind: str,
-    build_data: DataBuilder,
-) -> TableEntry:
-    """Append to a TripleA table's ledger: the same format, with "table" for "game".
-    The caller must hold the table's row lock (or SQLite's write lock)."""
-    return TableEntry(**_append(session, signer, now, "table", table, kind, build_data))
-
-
-def _append(
-    session: Session,
-    signer: Signer,
-    now: datetime,
-    chain: str,
-    number: int,
-    kind: str,
-    build_data: DataBuilder,
-) -> dict[str, Any]:
     if kind not in KINDS:
         raise ValueError(f"unknown ledger kind {kind!r}")
-    last = _checked_head(chain, number, session)
+    conn = session.connection()
+    last = _checked_head(conn, chain)
     if last is None:
         seq, prev, at = 1, ZERO_HASH, now
     else:
         seq, prev = last.seq + 1, last.hash
         at = max(now.astimezone(UTC), parse_time(last.at).replace(tzinfo=UTC) + ONE_MICROSECOND)
+    stamped = format_time(at)
     obj = {
         "v": FORMAT_VERSION,
-        chain: number,
+        chain.owner: chain.number,
         "seq": seq,
         "kind": kind,
-        "at": format_time(at),
+        "at": stamped,
         "prev": prev,
         "data": build_data(seq),
     }
     body = canonical_json(obj)
     publish_key(session, signer)
-    row = {
-        "game_number" if chain == "game" else "table_id": number,
-        "seq": seq,
-        "kind": kind,
-        "at": obj["at"],
-        "body": body,
-        "hash": body_hash(body),
-        "sig": signer.sign(body),
-        "key_id": signer.key_id,
-    }
-    _insert_and_record(session, chain, number, row)
-    return row
+    written = SignedEntry(
+        chain, seq, kind, stamped, body, body_hash(body), signer.sign(body), signer.key_id
+    )
+    _insert_and_record(conn, written)
+    return written
 
 
-def _insert_and_record(session: Session, chain: str, number: int, row: dict[str, Any]) -> None:
+def _insert_and_record(conn: Connection, entry: SignedEntry) -> None:
     """Write the entry and record it as the chain's head: the next append checks it."""
-    conn = session.connection()
+    queries, number = entry.chain.queries, entry.chain.number
+    row = {
+        "chain": number,
+        "seq": entry.seq,
+        "kind": entry.kind,
+        "at": entry.at,
+        "body": entry.body,
+        "hash": entry.hash,
+        "sig": entry.sig,
+        "key_id": entry.key_id,
+    }
     if conn.dialect.name == "postgresql":
-        pg = statements.APPEND_ENTRY_PG if chain == "game" else statements.APPEND_TABLE_ENTRY_PG
-        conn.execute(pg, row)
+        conn.execute(queries.append_and_record, row)
         return
-    insert_entry, set_head = (
-        (statements.INSERT_ENTRY, statements.SET_HEAD)
-        if chain == "game"
-        else (statements.INSERT_TABLE_ENTRY, statements.SET_TABLE_HEAD)
-    )
-    conn.execute(insert_entry, row)
-    conn.execute(set_head, {"chain": number, "seq": row["seq"], "hash": row["hash"]})
+    conn.execute(queries.insert_entry, row)
+    conn.execute(queries.set_head, {"chain": number, "seq": entry.seq, "hash": entry.hash})
 
 
-def entries(session: Session, number: int) -> list[LedgerEntry]:
-    return list(
-        session.execute(
-            select(LedgerEntry).where(LedgerEntry.game_number == number).order_by(LedgerEntry.seq)
-        ).scalars()
-    )
+def entries(
+    session: Session,
+    chain: Chain,
+    seqs: range | Collection[int] | None = None,
+    *,
+    newest_first: bool = False,
+) -> list[SignedEntry]:
+    """The chain's entries (all, a range of seqs, or the seqs named), in seq order."""
+    rows = chain.queries.rows(session, chain.number, seqs, newest_first=newest_first)
+    return [SignedEntry.of(chain, row) for row in rows]
+
+
+def entry(session: Session, chain: Chain, seq: int) -> SignedEntry | None:
+    found = entries(session, chain, (seq,))
+    return found[0] if found else None
+
+
+def exported(session: Session, chain: Chain) -> dict[str, Any]:
+    """The whole ledger as exported, for the verifier: exact bodies, signatures, key ids."""
+    return {"entries": [each.signed() for each in entries(session, chain)]}

@@ -1,9 +1,16 @@
-"""Ledger entries in words, for the mail players receive (and the pages that list them):
-the dice of each labelled group in thrown order, the hits, the notes."""
+"""Ledger entries in words, for the mail players receive and the pages that list them (one
+text for both): the dice of each labelled group in thrown order, the notes, and for a
+battle roll the rules engine's reading of the round (:func:`adjudicator.rolls.read_roll`:
+the aircraft the AA gun removed, the dice that makes void, the hits of each side).
+
+A group's own count is of its dice at or under its number, as thrown; the reading below the
+dice is what the round comes to, so a player never adds the groups up himself."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from adjudicator.rolls import read_roll
 
 SIDE = {"attacker": "Attacker", "defender": "Defender"}
 
@@ -27,15 +34,33 @@ def group_line(group: dict[str, Any]) -> str:
             f"{group['unit']} x{group['count']} {purpose}: {_dice(group['dice'])} -> "
             f"{group['damage']} IPC"
         )
+    if purpose == "aa":
+        return (
+            f"AA at {group['target']} x{group['count']} (hit on {group['hit_on']} or less): "
+            f"{_dice(group['dice'])} -> {group['hits']} shot down"
+        )
+    if group.get("unit") == "AA" and "target" in group:
+        # "target": the aircraft type the dice were thrown at, not the aircraft a hit removes.
+        return (
+            f"Defender AA at {group['target']} x{group['count']} (hit on {group['hit_on']} or "
+            f"less): {_dice(group['dice'])} -> {group['hits']} hit(s) (thrown at the "
+            f"{group['target']}; the attacker picks which aircraft a hit removes)"
+        )
     label = f"{SIDE.get(group.get('side', ''), 'AA')} {group['unit']}"
-    if "target" in group:
-        label += f" at {group['target']}"
     if group.get("fire") == "bombard":
         label += " support shot"
     return (
         f"{label} x{group['count']} (hit on {group['hit_on']} or less): "
-        f"{_dice(group['dice'])} -> {group['hits']} hit(s)"
+        f"{_dice(group['dice'])} -> {group['hits']} hit(s) as thrown"
     )
+
+
+def roll_reading(data: dict[str, Any]) -> list[str]:
+    """The rules engine's reading of a battle roll, or why it cannot read one."""
+    try:
+        return read_roll(data).lines()
+    except ValueError as exc:
+        return [f"Not read by the rules as one battle: {exc}"]
 
 
 def subject(number: int, seq: int, kind: str, data: dict[str, Any]) -> str:
@@ -77,6 +102,9 @@ def describe(kind: str, data: dict[str, Any]) -> list[str]:
         for side in ("attacker", "defender"):
             units = ", ".join(f"{u['count']} {u['unit']}" for u in data.get(side, []))
             lines.append(f"{SIDE[side]}: {units or '(none listed)'}")
+        if data.get("bombard"):
+            ships = ", ".join(f"{u['count']} {u['unit']}" for u in data["bombard"])
+            lines.append(f"Support shots: {ships}")
         if data.get("options"):
             lines.append(f"Options: {', '.join(data['options'])}")
     elif kind in ("tech-roll", "bombing-roll", "rocket-roll"):
@@ -92,9 +120,8 @@ def describe(kind: str, data: dict[str, Any]) -> list[str]:
     if kind in ("roll", "tech-roll", "bombing-roll", "rocket-roll"):
         lines.append("Dice in the order thrown:")
         lines += [f"  {group_line(group)}" for group in data.get("groups", [])]
-        if "hits" in data:
-            hits = data["hits"]
-            lines.append(f"Hits: attacker {hits['attacker']}, defender {hits['defender']}")
+        if kind == "roll":
+            lines += roll_reading(data)
         if kind == "tech-roll":
             lines.append(f"Technologies: {', '.join(data['technologies']) or 'none'}")
         if "damage" in data:

@@ -25,8 +25,10 @@ def main(argv: list[str]) -> int:
     board = load_triplea_xml(source)
     TARGET.parent.mkdir(parents=True, exist_ok=True)
     TARGET.write_text(dumps_board(board), encoding="utf-8")
-    print(f"wrote {TARGET}: {len(board.land)} land, {len(board.sea)} sea, "
-          f"{len(board.connections())} connections")
+    print(
+        f"wrote {TARGET}: {len(board.land)} land, {len(board.sea)} sea, "
+        f"{len(board.connections())} connections"
+    )
     return 0
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from dice_server import statements
+from adjudicator.rolls import BattleRoll
+from dice_server import dice, ledger
 from dice_server.db import writing
-from dice_server.models import Seed
-from dice_server.rollspec import BattleRoll, parse_battle_roll
+from dice_server.ledger import Chain
+from dice_server.requests import parse_battle_roll
 from dice_server.services import ServiceContext
 from dice_server.services.entries import thrower
-from dice_server.services.outbox import publish
+from dice_server.services.outbox import Envelope, publish
 from dice_server.services.tables import Limits, check_roll, roll
 
 
@@ -34,24 +35,24 @@ def append_battles(
     """Append ``count`` battle rolls to game ``number`` in one transaction, ``per_turn``
     to a turn, each with its queued message."""
     with writing(ctx.sessions) as session:
-        conn = session.connection()
-        game = conn.execute(statements.LOCK_GAME, {"number": number}).one()
-        seed_row = Seed(**conn.execute(statements.OPEN_SEED, {"number": number}).one()._asdict())
+        chain = Chain.game(number)
+        game = ledger.lock_game(session, number)
+        seed = dice.open_seed(session, chain)
+        assert game is not None and seed is not None
         for index in range(count):
             request = parse_battle_roll(battle_payload(1 + index // per_turn, index))
 
             def build(seq: int, request: BattleRoll = request) -> dict[str, Any]:
-                return request.record(by, thrower(ctx, seq, seed_row))
+                return request.record(by, thrower(ctx, seq, seed))
 
             publish(
                 session,
                 ctx,
                 ctx.clock(),
-                number,
+                chain,
                 "roll",
                 build,
-                to=(game.axis_email, game.allies_email),
-                cc=(game.mentor_email,),
+                Envelope.each_once((game.axis_email, game.allies_email), (game.mentor_email,)),
             )
 
 

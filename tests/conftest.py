@@ -1,12 +1,15 @@
 """Shared fixtures: a real instance (keys from `pbem init`), a real migrated database
 (file-backed SQLite, or PostgreSQL when PBEM_TEST_DATABASE_URL names one), the app and
-its test client, and helpers to make members and games through the services."""
+its test client, loopback ports for test servers, and helpers to make members and games
+through the services."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,9 +18,10 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 
 from dice_server import create_app
+from dice_server.db import make_engine
 from dice_server.keys import init_instance
 from dice_server.migrate import upgrade
 from dice_server.services import ServiceContext
@@ -45,11 +49,134 @@ class SteppingClock:
 
 
 def reset_postgres(url: str) -> None:
+    """Leave the database empty: no tables, no triggers, no revision."""
     engine = create_engine(url)
     with engine.begin() as conn:
         conn.execute(text("DROP SCHEMA public CASCADE"))
         conn.execute(text("CREATE SCHEMA public"))
     engine.dispose()
+
+
+def migrate(url: str) -> None:
+    engine = make_engine(url)
+    upgrade(engine)
+    engine.dispose()
+
+
+#: Everything a test could change in the schema of the PostgreSQL database (drop a
+#: trigger, downgrade), as one hash: while it is the freshly migrated one, emptying the
+#: tables is enough to give the next test a fresh database.
+PG_SCHEMA = """
+SELECT md5(string_agg(item, E'\\n' ORDER BY item)) FROM (
+    SELECT 'relation ' || relname || ' ' || relkind::text AS item
+      FROM pg_class WHERE relnamespace = 'public'::regnamespace
+    UNION ALL
+    SELECT 'column ' || attrelid::regclass || ' ' || attnum || ' ' || attname || ' '
+           || format_type(atttypid, atttypmod) || ' ' || attnotnull
+      FROM pg_attribute
+     WHERE attnum > 0 AND NOT attisdropped
+       AND attrelid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace)
+    UNION ALL
+    SELECT 'constraint ' || conrelid::regclass || ' ' || conname || ' '
+           || pg_get_constraintdef(oid)
+      FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+    UNION ALL
+    SELECT 'trigger ' || pg_get_triggerdef(oid) || ' ' || tgenabled::text
+      FROM pg_trigger
+     WHERE NOT tgisinternal
+       AND tgrelid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace)
+    UNION ALL
+    SELECT 'function ' || proname || ' ' || md5(prosrc)
+      FROM pg_proc WHERE pronamespace = 'public'::regnamespace
+    UNION ALL
+    SELECT 'revision ' || version_num FROM public.alembic_version
+) AS items
+"""
+
+
+class Databases:
+    """Fresh databases without running the migrations for every test.
+
+    SQLite: each test gets a copy of a database file migrated once per session.
+    PostgreSQL (the one database PBEM_TEST_DATABASE_URL names): migrated once, then emptied
+    before each test (TRUNCATE, skipping the append-only triggers as a replica does), and
+    dropped and migrated again only after a test changed its schema, or every time when the
+    role is no superuser and so may not skip the triggers.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.sqlite_template: Path | None = None
+        self.pg_engine: Engine | None = None
+        self.pg_schema = ""
+        self.pg_tables = ""
+        self.pg_superuser = False
+
+    def fresh(self, directory: Path, name: str = "test.sqlite3") -> str:
+        """The URL of a migrated database holding no rows (on SQLite, the file ``name`` in
+        ``directory``)."""
+        if PG_URL:
+            self._empty_postgres()
+            return PG_URL
+        if self.sqlite_template is None:
+            template = self.directory / "template.sqlite3"
+            migrate(f"sqlite:///{template}")
+            self.sqlite_template = template
+        shutil.copyfile(self.sqlite_template, directory / name)
+        return f"sqlite:///{directory / name}"
+
+    def empty(self, directory: Path, name: str = "empty.sqlite3") -> str:
+        """The URL of a database never migrated, to test the migrations themselves."""
+        if PG_URL:
+            reset_postgres(PG_URL)
+            return PG_URL
+        return f"sqlite:///{directory / name}"
+
+    def _empty_postgres(self) -> None:
+        if self.pg_engine is None:
+            self.pg_engine = create_engine(PG_URL)
+            with self.pg_engine.connect() as conn:
+                self.pg_superuser = bool(
+                    conn.execute(
+                        text("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+                    ).scalar_one()
+                )
+        elif self.pg_superuser and self._postgres_schema() == self.pg_schema:
+            with self.pg_engine.begin() as conn:
+                # A connection a test leaked holding a lock fails the next test, not the run.
+                conn.execute(text("SET LOCAL lock_timeout = '20s'"))
+                conn.execute(text("SET LOCAL session_replication_role = replica"))
+                conn.execute(text(f"TRUNCATE {self.pg_tables} RESTART IDENTITY"))
+            return
+        reset_postgres(PG_URL)
+        migrate(PG_URL)
+        self.pg_schema = self._postgres_schema()
+        with self.pg_engine.connect() as conn:
+            tables = conn.execute(
+                text(
+                    "SELECT quote_ident(tablename) FROM pg_tables "
+                    "WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
+                )
+            ).scalars()
+            self.pg_tables = ", ".join(sorted(tables))
+
+    def _postgres_schema(self) -> str:
+        assert self.pg_engine is not None
+        with self.pg_engine.connect() as conn:
+            if conn.execute(text("SELECT to_regclass('public.alembic_version')")).scalar() is None:
+                return ""  # not migrated
+            return str(conn.execute(text(PG_SCHEMA)).scalar_one())
+
+    def close(self) -> None:
+        if self.pg_engine is not None:
+            self.pg_engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Databases]:
+    made = Databases(tmp_path_factory.mktemp("databases"))
+    yield made
+    made.close()
 
 
 @pytest.fixture
@@ -60,11 +187,32 @@ def instance(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    if PG_URL:
-        reset_postgres(PG_URL)
-        return PG_URL
-    return f"sqlite:///{tmp_path / 'test.sqlite3'}"
+def database_url(databases: Databases, tmp_path: Path) -> str:
+    """A migrated database of the test's own, holding no rows."""
+    return databases.fresh(tmp_path)
+
+
+@pytest.fixture
+def reserve_port() -> Iterator[Callable[[], int]]:
+    """Loopback ports for test servers that no other process can take in the meantime.
+
+    Each port stays bound here, with SO_REUSEPORT but never listening, until the test ends:
+    the kernel gives it to no other ``bind`` (port 0 included), while a server that sets
+    SO_REUSEPORT too (``gunicorn --reuse-port``, the test SMTP relay) binds it beside the
+    holder. Until one does, connections to it are refused, as a server that is down would.
+    """
+    held: list[socket.socket] = []
+
+    def reserve() -> int:
+        sock = socket.socket()
+        held.append(sock)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+    yield reserve
+    for sock in held:
+        sock.close()
 
 
 @pytest.fixture
@@ -77,10 +225,8 @@ def app(instance: Path, database_url: str) -> Iterator[Flask]:
     app = create_app(
         {"TESTING": True, "INSTANCE_PATH": str(instance), "DATABASE_URL": database_url}
     )
-    engine = app.extensions["pbem"].sessions.kw["bind"]
-    upgrade(engine)
     yield app
-    engine.dispose()
+    app.extensions["pbem"].sessions.kw["bind"].dispose()
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ The engine is pure: dice are arguments. :func:`resolve` works on :class:`BattleS
 form of its output.
 
 Input, version 1 (keys not listed are rejected; UNIT is INF, ARM, FTR, BMB, TRN, SUB, AC,
-BB or AA (IC allowed on defence), in any case, TNK/CV/SS accepted; flags are 0 or 1)::
+BB or AA (IC allowed on defence), in any case, TNK/CV/SS accepted; TECH a technology as
+:func:`adjudicator.names.technology_names` reads it; flags are 0 or 1)::
 
     {"version": 1,
      "kind": "land" | "sea",
@@ -19,12 +20,14 @@ BB or AA (IC allowed on defence), in any case, TNK/CV/SS accepted; flags are 0 o
      "loaded": {"AC": fighters aboard, "TRN": units aboard},  # optional, the defender's;
                                         #   AC defaults to every defending FTR that fits
      "technologies": {"attacker": [TECH...], "defender": [TECH...]},  # optional:
-                                        #   HEAVY_BOMBERS, SUPER_SUBS, JET_POWER, ...
+                                        #   "Heavy Bombers", "SUPER_SUBS", "Jets", ...
      "no_retreat": 0 | 1,               # optional: the attackers cannot retreat
      "name": "Attack #1 - W Europe",    # optional label
      "rounds": [                        # in the order rolled; may be empty
-       {"aa": [dice],                   # round 1, land: one per attacking aircraft,
-                                        #   fighters then bombers, a 1 hits
+       {"aa": [dice],                   # round 1, land: one per attacking aircraft, in
+                                        #   any order; each 1 removes an aircraft the
+                                        #   attacker's order of loss picks (FTR before BMB
+                                        #   by default), whose main dice then do not count
         "bombard": [dice],              # round 1, amphibious: one per support BB
         "subs": [dice],                 # attacking subs rolled first (their choice)
         "attacker": {UNIT: [dice]},     # the main roll (heavy bombers: 3 dice each)
@@ -62,8 +65,12 @@ the defender (AA shots and main roll); hits no unit could take are counted but t
 "bomber"), ``answered`` 1 when the round records the defender's named casualties.
 ``captured`` is 1 when a land battle is won with a land unit left (planes never capture).
 Survivors and casualties count units that fight:
-AA guns, complexes and support battleships appear only in ``start``. ``final`` is 0 when an
-error diagnostic makes the result provisional (dice set aside, rounds to re-roll).
+AA guns, complexes and support battleships appear only in ``start``; ``attacker_casualties``
+include the aircraft the AA shots removed. ``final`` is 0 when an error diagnostic makes the
+result provisional (dice set aside, rounds to re-roll).
+
+A battle recorded on the dice server is read from its ledger entries by
+:func:`adjudicator.rolls.replay`, which builds this document and resolves it.
 
 Malformed input raises a :class:`~adjudicator.battle.errors.BattleInputError` (a
 ``ValueError``) whose ``field`` names the JSON path; dice that do not fit the forces never
@@ -86,10 +93,28 @@ from adjudicator.battle.setup import BattleSetup, CasualtyChoice, RoundInput
 from adjudicator.battle.writing import battle_to_json, turn_to_json
 
 __all__ = [
-    "BattleDocument", "BattleInputError", "BattleResult", "BattleSetup", "CasualtyChoice",
-    "Closure", "Diagnostic", "Forces", "Outcome", "Pause", "PauseReason", "RoundInput",
-    "RoundResult", "Rule", "Severity", "TurnBattle", "TurnCombat", "order_of_battles",
-    "read_battle", "render_text", "resolve", "resolve_json",
+    "BattleDocument",
+    "BattleInputError",
+    "BattleResult",
+    "BattleSetup",
+    "CasualtyChoice",
+    "Closure",
+    "Diagnostic",
+    "Forces",
+    "Outcome",
+    "Pause",
+    "PauseReason",
+    "RoundInput",
+    "RoundResult",
+    "Rule",
+    "Severity",
+    "TurnBattle",
+    "TurnCombat",
+    "order_of_battles",
+    "read_battle",
+    "render_text",
+    "resolve",
+    "resolve_json",
 ]
 
 
@@ -116,6 +141,7 @@ def resolve_json(doc: Mapping[str, object]) -> dict[str, object]:
             read = read_battle(item, versioned=False)
         except BattleInputError as exc:
             raise type(exc)(f"battles[{i}].{exc.field}", exc.problem) from exc
-        fought.append(TurnBattle(resolve(read.setup, read.rounds), read.name,
-                                 read.retreat_declared))
+        fought.append(
+            TurnBattle(resolve(read.setup, read.rounds), read.name, read.retreat_declared)
+        )
     return turn_to_json(order_of_battles(fought))

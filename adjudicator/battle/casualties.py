@@ -5,6 +5,10 @@ Hits come in two kinds. An *unrestricted* hit may take any unit that can be a ca
 hit only ships", facts sheet section 1). The owner chooses the casualties, but may not waste a
 hit while a unit it could take remains: the number lost is the largest any allocation reaches.
 With two kinds of hit that number, and every question below, has a closed form.
+
+AA fire is one more kind of hit, on aircraft only: :func:`aa_casualties` is the one place
+that says which aircraft it removes, wherever AA dice are read (a battle round, a bombing
+raid, the mail of a roll).
 """
 
 from __future__ import annotations
@@ -30,9 +34,11 @@ def allocation_fits(chosen: Forces, pool: Forces, restricted: int, unrestricted:
     It must come from the pool, be exactly the forced number, and hold no more aircraft than
     there are unrestricted hits (only those may take an aircraft).
     """
-    return (pool.contains(chosen)
-            and chosen.total == forced_losses(pool, restricted, unrestricted)
-            and chosen.aircraft <= unrestricted)
+    return (
+        pool.contains(chosen)
+        and chosen.total == forced_losses(pool, restricted, unrestricted)
+        and chosen.aircraft <= unrestricted
+    )
 
 
 def full_order(order: Sequence[UnitType], side: Side, field: Battlefield) -> tuple[UnitType, ...]:
@@ -49,7 +55,10 @@ def full_order(order: Sequence[UnitType], side: Side, field: Battlefield) -> tup
 
 
 def casualties_by_order(
-    pool: Forces, order: OrderOfLoss | Sequence[UnitType], restricted: int, unrestricted: int,
+    pool: Forces,
+    order: OrderOfLoss | Sequence[UnitType],
+    restricted: int,
+    unrestricted: int,
 ) -> Forces:
     """The forced number of casualties, taken as early in ``order`` as the hits allow.
 
@@ -88,4 +97,28 @@ def can_survive(pool: Forces, unit: UnitType, restricted: int, unrestricted: int
         return False
     spared = pool.minus(Forces.of({unit: 1}))
     return forced_losses(spared, restricted, unrestricted) == forced_losses(
-        pool, restricted, unrestricted)
+        pool, restricted, unrestricted
+    )
+
+
+AIRCRAFT = (UnitType.FTR, UnitType.BMB)
+"""The units an AA gun fires at."""
+
+
+def aa_casualties(
+    attackers: Forces,
+    hits: int,
+    order: OrderOfLoss | Sequence[UnitType],
+) -> Forces:
+    """The aircraft ``hits`` AA hits remove from ``attackers``: the attacker's choice, made
+    by his order of loss (the IAAPA default "INF, ARM, FTR, BMB" loses fighters before
+    bombers).
+
+    Classic combat sequence (facts sheet section 1; ``classic.xml`` "Choose AA Casualties":
+    "You get to pick your casualties for AA gun fire"): "AA fires, before round 1 only: 1
+    die per attacking plane, a 1 hits, the attacker picks which plane dies". Which aircraft
+    a die was thrown for does not matter, nor where the 1 lies among the dice: only Error
+    Correction III's forgotten gun removes aircraft "from right to left" by die position,
+    and that remedy is worded where it is reported.
+    """
+    return casualties_by_order(attackers.only(*AIRCRAFT), order, 0, hits)

@@ -76,8 +76,12 @@ class Diagnostic:
 
     def to_json(self) -> dict[str, object]:
         """``{"round", "severity", "rule", "message"}`` with the rule's citation."""
-        return {"round": self.round, "severity": self.severity.value,
-                "rule": self.rule.citation, "message": self.message}
+        return {
+            "round": self.round,
+            "severity": self.severity.value,
+            "rule": self.rule.citation,
+            "message": self.message,
+        }
 
 
 def error(round_: int | None, rule: Rule, message: str) -> Diagnostic:

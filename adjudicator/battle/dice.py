@@ -49,7 +49,12 @@ def next_round(number: int) -> str:
 
 
 def check_dice(
-    number: int, what: str, dice: Sequence[int], expected: int, *, remedy: bool = True,
+    number: int,
+    what: str,
+    dice: Sequence[int],
+    expected: int,
+    *,
+    remedy: bool = True,
 ) -> DiceCheck:
     """Match ``dice`` (as thrown) to ``expected`` dice for ``what`` in round ``number``.
 
@@ -63,17 +68,38 @@ def check_dice(
     missing = expected - len(used)
     notes: list[Diagnostic] = []
     if bad:
-        notes.append(error(number, Rule.DICE_FACES, (
-            f"{what}: {', '.join(map(str, bad))} "
-            f"{'is not a die' if len(bad) == 1 else 'are not dice'} (1 to 6): not used")))
+        notes.append(
+            error(
+                number,
+                Rule.DICE_FACES,
+                (
+                    f"{what}: {', '.join(map(str, bad))} "
+                    f"{'is not a die' if len(bad) == 1 else 'are not dice'} (1 to 6): not used"
+                ),
+            )
+        )
     then = f"; {next_round(number)}" if remedy else ""
     if tail:
-        notes.append(error(number, Rule.TOO_MANY_UNITS, (
-            f"{what}: {len(dice)} dice for {expected}: the first {expected} used, the "
-            f"last {len(tail)} set aside{then}")))
+        notes.append(
+            error(
+                number,
+                Rule.TOO_MANY_UNITS,
+                (
+                    f"{what}: {len(dice)} dice for {expected}: the first {expected} used, the "
+                    f"last {len(tail)} set aside{then}"
+                ),
+            )
+        )
     if missing:
-        notes.append(error(number, Rule.TOO_FEW_UNITS, (
-            f"{what}: {len(used)} valid {'die' if len(used) == 1 else 'dice'} for {expected}: "
-            f"roll {missing} more for the "
-            f"missing unit{'s' * (missing != 1)}{then}")))
+        notes.append(
+            error(
+                number,
+                Rule.TOO_FEW_UNITS,
+                (
+                    f"{what}: {len(used)} valid {'die' if len(used) == 1 else 'dice'} for {expected}: "
+                    f"roll {missing} more for the "
+                    f"missing unit{'s' * (missing != 1)}{then}"
+                ),
+            )
+        )
     return DiceCheck(used, missing, len(tail), tuple(notes))

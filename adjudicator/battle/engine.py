@@ -2,8 +2,9 @@
 
 The sequence of a round (facts sheet sections 1 and 5; IAAPA Using the Dice Server):
 
-1. AA guns fire before round 1 at each attacking aircraft; a hit removes that aircraft
-   before it fires (:func:`~adjudicator.battle.firing.fire_aa`).
+1. AA guns fire before round 1, one die at each attacking aircraft; each hit removes an
+   aircraft of the attacker's choosing (his order of loss) before it fires
+   (:func:`~adjudicator.battle.firing.fire_aa`).
 2. In round 1 of an amphibious assault, battleships fire support shots (4 or less); their
    casualties fire back.
 3. Attacking subs the attacker chose to roll first strike; their casualties are removed at
@@ -28,6 +29,7 @@ from adjudicator.battle.casualties import allocation_fits, casualties_by_order, 
 from adjudicator.battle.diagnostics import Diagnostic, Rule, Severity, error, info, warning
 from adjudicator.battle.firing import (
     Volley,
+    drop_shot,
     fire_aa,
     fire_first_strike,
     fire_main,
@@ -41,8 +43,9 @@ from adjudicator.battle.setup import BattleSetup, RoundInput
 from adjudicator.units import OrderOfLoss, Side, UnitType
 
 U = UnitType
-REROLL_RULES = frozenset({
-    Rule.TOO_MANY_UNITS, Rule.TOO_FEW_UNITS, Rule.DICE_FACES, Rule.AA_GUNS, Rule.BB_SUPPORT})
+REROLL_RULES = frozenset(
+    {Rule.TOO_MANY_UNITS, Rule.TOO_FEW_UNITS, Rule.DICE_FACES, Rule.AA_GUNS, Rule.BB_SUPPORT}
+)
 """Rules whose remedy re-rolls the battle from the next round."""
 
 
@@ -75,9 +78,12 @@ def start(setup: BattleSetup) -> BattleState:
     aa_shots = setup.is_land and setup.defender.count(U.AA) and setup.attacking.aircraft
     over = not setup.defending and not aa_shots
     return BattleState(
-        setup.attacking, setup.defending, setup.initial_carrier_fighters(),
+        setup.attacking,
+        setup.defending,
+        setup.initial_carrier_fighters(),
         min(setup.transport_cargo, setup.defender.count(U.TRN)),
-        Outcome.ATTACKER_WINS if over else Outcome.CONTINUES)
+        Outcome.ATTACKER_WINS if over else Outcome.CONTINUES,
+    )
 
 
 def settle(attacker: Forces, defender: Forces) -> Outcome:
@@ -92,7 +98,11 @@ def settle(attacker: Forces, defender: Forces) -> Outcome:
 
 
 def choose(
-    number: int, who: str, pool: Forces, volley: Volley, order: OrderOfLoss,
+    number: int,
+    who: str,
+    pool: Forces,
+    volley: Volley,
+    order: OrderOfLoss,
     chosen: Forces | None,
 ) -> tuple[Forces, tuple[Diagnostic, ...]]:
     """The casualties of ``volley`` on ``pool``: a lawful named choice, else the order."""
@@ -102,21 +112,38 @@ def choose(
         if allocation_fits(chosen, pool, r, u):
             return chosen, ()
         need = forced_losses(pool, r, u)
-        notes.append(error(number, Rule.DEFAULT_OOL, (
-            f"{who} casualties named ({chosen.label()}) do not fit {r + u} hits on "
-            f"{pool.label()}: exactly {need} must be lost, from the units present, at most "
-            f"{u} of them aircraft; the order of loss was applied instead")))
+        notes.append(
+            error(
+                number,
+                Rule.DEFAULT_OOL,
+                (
+                    f"{who} casualties named ({chosen.label()}) do not fit {r + u} hits on "
+                    f"{pool.label()}: exactly {need} must be lost, from the units present, at most "
+                    f"{u} of them aircraft; the order of loss was applied instead"
+                ),
+            )
+        )
     lost = casualties_by_order(pool, order, r, u)
     wasted = r + u - lost.total
     if wasted and lost.total < pool.total:
-        notes.append(info(number, Rule.SUBS_HIT_SHIPS, (
-            f"{wasted} submarine hit{'s' * (wasted != 1)} on the {who} found no unit to take "
-            "(subs never hit aircraft)")))
+        notes.append(
+            info(
+                number,
+                Rule.SUBS_HIT_SHIPS,
+                (
+                    f"{wasted} submarine hit{'s' * (wasted != 1)} on the {who} found no unit to take "
+                    "(subs never hit aircraft)"
+                ),
+            )
+        )
     return lost, tuple(notes)
 
 
 def play_round(
-    setup: BattleSetup, state: BattleState, number: int, rnd: RoundInput,
+    setup: BattleSetup,
+    state: BattleState,
+    number: int,
+    rnd: RoundInput,
 ) -> RoundPlay:
     """Play round ``number`` from ``state`` with the dice of ``rnd``."""
     notes: list[Diagnostic] = []
@@ -129,24 +156,39 @@ def play_round(
     notes += [*support.diagnostics, *first.diagnostics]
     d_order = setup.order(Side.DEFENDER, attackers_only_air=a1.surface == 0)
     a_order = setup.order(Side.ATTACKER)
-    struck, found = choose(number, "defender (first strike)", d0, first, d_order,
-                           rnd.chosen.first_strike)
+    struck, found = choose(
+        number, "defender (first strike)", d0, first, d_order, rnd.chosen.first_strike
+    )
     notes.extend(found)
     d1 = d0.minus(struck)
     main_a, main_d = Volley(), Volley()
+    attacker_dice, void = drop_shot(setup, a1, aa.lost, rnd.attacker)
     if a1 and d1:
         struck_first = bool(rnd.subs) and not setup.is_land and a1.count(U.SUB) > 0
         main_a = fire_main(
-            number, setup, Side.ATTACKER, a1, rnd.attacker, shot=aa.shot,
+            number,
+            setup,
+            Side.ATTACKER,
+            a1,
+            attacker_dice,
+            shot=aa.lost,
             skip=frozenset({U.SUB}) if struck_first else frozenset(),
-            optional=frozenset({U.SUB}) if d1.surface == 0 else frozenset())
+            optional=frozenset({U.SUB}) if d1.surface == 0 else frozenset(),
+        )
         main_d = fire_main(
-            number, setup, Side.DEFENDER, d1, rnd.defender,
-            optional=frozenset({U.SUB}) if a1.surface == 0 else frozenset())
+            number,
+            setup,
+            Side.DEFENDER,
+            d1,
+            rnd.defender,
+            optional=frozenset({U.SUB}) if a1.surface == 0 else frozenset(),
+        )
         notes += [*main_a.diagnostics, *main_d.diagnostics]
     else:
-        notes += [*unused(number, "attacker", rnd.attacker),
-                  *unused(number, "defender", rnd.defender)]
+        notes += [
+            *unused(number, "attacker", attacker_dice),
+            *unused(number, "defender", rnd.defender),
+        ]
     on_defender = Volley(main_a.unrestricted + support.unrestricted, main_a.restricted)
     d_lost, found = choose(number, "defender", d1, on_defender, d_order, rnd.chosen.defender)
     notes.extend(found)
@@ -155,11 +197,15 @@ def play_round(
     a2, d2 = a1.minus(a_lost), d1.minus(d_lost)
     outcome = settle(a2, d2)
     pause = detect_pause(
-        d0, land=setup.is_land, carrier_fighters=state.carrier_fighters,
+        d0,
+        land=setup.is_land,
+        carrier_fighters=state.carrier_fighters,
         loaded_transports=state.loaded_transports,
         restricted=first.restricted + main_a.restricted,
         unrestricted=on_defender.unrestricted,
-        attackers_left=outcome is Outcome.CONTINUES, answered=rnd.chosen.defender_named)
+        attackers_left=outcome is Outcome.CONTINUES,
+        answered=rnd.chosen.defender_named,
+    )
     gone_a, gone_d, outcome, found = _withdraw(number, rnd, a2, d2, outcome)
     notes.extend(found)
     a3, d3 = a2.minus(gone_a), d2.minus(gone_d)
@@ -171,25 +217,42 @@ def play_round(
         defender_hits=aa.lost.total + main_d.hits,
         attacker_casualties=aa.lost.plus(a_lost),
         defender_casualties=struck.plus(d_lost),
-        aa_hits=aa.lost.total, bombard_hits=support.hits, first_strike_hits=first.hits,
-        attacker_withdrawn=gone_a, defender_withdrawn=gone_d, pause=pause)
+        aa_hits=aa.lost.total,
+        bombard_hits=support.hits,
+        first_strike_hits=first.hits,
+        attacker_withdrawn=gone_a,
+        defender_withdrawn=gone_d,
+        pause=pause,
+        aa_casualties=aa.lost,
+        void=void,
+    )
     new_state = BattleState(
-        a3, d3,
+        a3,
+        d3,
         min(state.carrier_fighters, d3.count(U.FTR), 2 * d3.count(U.AC)),
-        min(state.loaded_transports, d3.count(U.TRN)), outcome)
+        min(state.loaded_transports, d3.count(U.TRN)),
+        outcome,
+    )
     reroll = aa.reroll or support.reroll or first.reroll or main_a.reroll or main_d.reroll
-    cause = next((d.rule for d in notes if d.severity is Severity.ERROR and d.rule in REROLL_RULES),
-                 Rule.TOO_FEW_UNITS)
+    cause = next(
+        (d.rule for d in notes if d.severity is Severity.ERROR and d.rule in REROLL_RULES),
+        Rule.TOO_FEW_UNITS,
+    )
     return RoundPlay(new_state, result, tuple(notes), cause if reroll else None)
 
 
 def _withdraw(
-    number: int, rnd: RoundInput, attacker: Forces, defender: Forces,
+    number: int,
+    rnd: RoundInput,
+    attacker: Forces,
+    defender: Forces,
     outcome: Outcome,
 ) -> tuple[Forces, Forces, Outcome, tuple[Diagnostic, ...]]:
     """Submarines withdrawing after the round (IAAPA Sub Withdrawal; facts sheet 2)."""
-    asked = {"attacker": (rnd.withdraw_attacker, attacker),
-             "defender": (rnd.withdraw_defender, defender)}
+    asked = {
+        "attacker": (rnd.withdraw_attacker, attacker),
+        "defender": (rnd.withdraw_defender, defender),
+    }
     if not (rnd.withdraw_attacker or rnd.withdraw_defender):
         return Forces(), Forces(), outcome, ()
     notes: list[Diagnostic] = []
@@ -198,12 +261,24 @@ def _withdraw(
         if not count:
             continue
         if outcome is not Outcome.CONTINUES:
-            notes.append(warning(number, Rule.SUB_WITHDRAWAL, (
-                f"{side} withdrawal of {count} SUB ignored: the battle ended this round")))
+            notes.append(
+                warning(
+                    number,
+                    Rule.SUB_WITHDRAWAL,
+                    (f"{side} withdrawal of {count} SUB ignored: the battle ended this round"),
+                )
+            )
         elif count > forces.count(U.SUB):
-            notes.append(error(number, Rule.SUB_WITHDRAWAL, (
-                f"{side} withdrawal of {count} SUB ignored: {forces.count(U.SUB)} SUB "
-                "survive the round")))
+            notes.append(
+                error(
+                    number,
+                    Rule.SUB_WITHDRAWAL,
+                    (
+                        f"{side} withdrawal of {count} SUB ignored: {forces.count(U.SUB)} SUB "
+                        "survive the round"
+                    ),
+                )
+            )
         else:
             gone[side] = Forces.of({U.SUB: count})
     attacker, defender = attacker.minus(gone["attacker"]), defender.minus(gone["defender"])
@@ -215,20 +290,36 @@ def _withdraw(
 
 
 def _retreat(
-    setup: BattleSetup, number: int, rnd: RoundInput, outcome: Outcome,
+    setup: BattleSetup,
+    number: int,
+    rnd: RoundInput,
+    outcome: Outcome,
 ) -> tuple[Outcome, tuple[Diagnostic, ...]]:
     """The attacker's retreat after the round, if it asked for one and may."""
     if not rnd.retreat:
         return outcome, ()
     if outcome is not Outcome.CONTINUES:
-        return outcome, (warning(number, Rule.RETREATS, (
-            f"retreat after round {number} ignored: the battle is over ({outcome.value})")),)
+        return outcome, (
+            warning(
+                number,
+                Rule.RETREATS,
+                (f"retreat after round {number} ignored: the battle is over ({outcome.value})"),
+            ),
+        )
     if not setup.retreat_possible:
         rule = Rule.AMPHIBIOUS if setup.is_land and setup.amphibious else Rule.RETREATS
-        why = ("units unloaded from a transport: a fight to the death" if rule is
-               Rule.AMPHIBIOUS else "this attack is marked no-retreat")
-        return outcome, (error(number, rule, (
-            f"retreat after round {number} is not allowed ({why}): the battle goes on")),)
+        why = (
+            "units unloaded from a transport: a fight to the death"
+            if rule is Rule.AMPHIBIOUS
+            else "this attack is marked no-retreat"
+        )
+        return outcome, (
+            error(
+                number,
+                rule,
+                (f"retreat after round {number} is not allowed ({why}): the battle goes on"),
+            ),
+        )
     return Outcome.ATTACKER_RETREATS, ()
 
 
@@ -236,18 +327,34 @@ def setup_notes(setup: BattleSetup) -> tuple[Diagnostic, ...]:
     """Findings about the battle as declared, before any die."""
     notes: list[Diagnostic] = []
     if setup.is_land and setup.amphibious and not setup.attacking.only(U.INF, U.ARM):
-        notes.append(warning(None, Rule.AMPHIBIOUS, (
-            "amphibious is set but no INF or ARM attacks: \"A land battle is considered "
-            "'amphibious' ONLY if a transport delivers infantry or arm to the battle site\"")))
-    for side, order, forces in (("attacker", setup.attacker_order, setup.attacking),
-                                ("defender", setup.defender_order, setup.defending)):
+        notes.append(
+            warning(
+                None,
+                Rule.AMPHIBIOUS,
+                (
+                    'amphibious is set but no INF or ARM attacks: "A land battle is considered '
+                    "'amphibious' ONLY if a transport delivers infantry or arm to the battle site\""
+                ),
+            )
+        )
+    for side, order, forces in (
+        ("attacker", setup.attacker_order, setup.attacking),
+        ("defender", setup.defender_order, setup.defending),
+    ):
         if order is None:
             continue
         left_out = [u.value for u, _ in forces if u not in order.units]
         if left_out:
-            notes.append(info(None, Rule.DEFAULT_OOL, (
-                f"the {side}'s order of loss leaves out {', '.join(left_out)}: those are "
-                "lost after the listed units, in the default order")))
+            notes.append(
+                info(
+                    None,
+                    Rule.DEFAULT_OOL,
+                    (
+                        f"the {side}'s order of loss leaves out {', '.join(left_out)}: those are "
+                        "lost after the listed units, in the default order"
+                    ),
+                )
+            )
     return tuple(notes)
 
 
@@ -259,24 +366,42 @@ def resolve(setup: BattleSetup, rounds: Sequence[RoundInput]) -> BattleResult:
     reroll_from: tuple[int, Rule] | None = None
     owed: int | None = None
     for number, rnd in enumerate(rounds, start=1):
-        span = f"round {number}" if number == len(rounds) else (
-            f"rounds {number}-{len(rounds)}")
+        span = f"round {number}" if number == len(rounds) else (f"rounds {number}-{len(rounds)}")
         if state.outcome is not Outcome.CONTINUES:
-            notes.append(error(number, Rule.BATTLE_OVER, (
-                f"{span} rolled after the battle ended ({state.outcome.value}): not used")))
+            notes.append(
+                error(
+                    number,
+                    Rule.BATTLE_OVER,
+                    (f"{span} rolled after the battle ended ({state.outcome.value}): not used"),
+                )
+            )
             break
         if reroll_from is not None:
-            notes.append(error(number, reroll_from[1], (
-                f"{span} must be re-rolled after the rolling error in round "
-                f"{reroll_from[0]}: not used")))
+            notes.append(
+                error(
+                    number,
+                    reroll_from[1],
+                    (
+                        f"{span} must be re-rolled after the rolling error in round "
+                        f"{reroll_from[0]}: not used"
+                    ),
+                )
+            )
             break
         if owed is not None:
-            notes.append(warning(number, Rule.PAUSE, (
-                f"round {number} was rolled without the pause owed after round {owed}: the "
-                "attacking rolls stand; if following the order of loss correctly may have "
-                "changed the outcome, the defender may accept the defending rolls as is, "
-                "apply them to the corrected units, or re-roll the affected defending rolls "
-                "(and then every later roll)")))
+            notes.append(
+                warning(
+                    number,
+                    Rule.PAUSE,
+                    (
+                        f"round {number} was rolled without the pause owed after round {owed}: the "
+                        "attacking rolls stand; if following the order of loss correctly may have "
+                        "changed the outcome, the defender may accept the defending rolls as is, "
+                        "apply them to the corrected units, or re-roll the affected defending rolls "
+                        "(and then every later roll)"
+                    ),
+                )
+            )
         play = play_round(setup, state, number, rnd)
         state = play.state
         played.append(play.result)
@@ -285,14 +410,21 @@ def resolve(setup: BattleSetup, rounds: Sequence[RoundInput]) -> BattleResult:
         pause = play.result.pause
         owed = number if pause is not None and not pause.answered else None
     outcome = state.outcome
-    captured = (setup.is_land and outcome is Outcome.ATTACKER_WINS
-                and bool(state.attacker.only(U.INF, U.ARM)))
+    captured = (
+        setup.is_land
+        and outcome is Outcome.ATTACKER_WINS
+        and bool(state.attacker.only(U.INF, U.ARM))
+    )
     return BattleResult(
-        setup=setup, rounds=tuple(played), attacker=state.attacker, defender=state.defender,
+        setup=setup,
+        rounds=tuple(played),
+        attacker=state.attacker,
+        defender=state.defender,
         outcome=outcome,
-        retreat_allowed=outcome is Outcome.CONTINUES and bool(played)
-        and setup.retreat_possible,
-        captured=captured, diagnostics=tuple(notes))
+        retreat_allowed=outcome is Outcome.CONTINUES and bool(played) and setup.retreat_possible,
+        captured=captured,
+        diagnostics=tuple(notes),
+    )
 
 
 def with_outcome(result: BattleResult, outcome: Outcome) -> BattleResult:

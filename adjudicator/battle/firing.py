@@ -3,21 +3,28 @@
 Each part checks its dice against the units entitled to throw them (:mod:`.dice`) and counts
 hits; choosing casualties is :mod:`.casualties`' business and sequencing the engine's.
 
-How AA dice map to aircraft. IAAPA Error Correction III, AA Guns, for a forgotten gun:
-"Aircraft are removed from right to left. For example, if one AA hit occurs, it is the last
-aircraft (and its die roll) that is removed". The rule identifies an aircraft by the
-position of its die in the listing, so the engine does the same for AA shots that were
-rolled: the AA dice are read left to right against the attacking aircraft in the order
-their own dice are listed (chart order: fighters, then bombers), and a 1 removes the
-aircraft in that position, with its battle die(s) if those were thrown in the same roll.
+AA fire (Classic combat sequence, facts sheet section 1; ``classic.xml`` "Choose AA
+Casualties"): one die per attacking aircraft, each 1 a hit, and the attacker picks which
+aircraft die, by his order of loss (:func:`~adjudicator.battle.casualties.aa_casualties`).
+The dice are not matched to aircraft: the dice server labels each AA die with the aircraft
+type it was thrown for, which says nothing about the aircraft a hit removes.
+
+When the AA shots and round 1 are thrown in one roll, the shot-down aircraft's own battle
+dice are in it too, and are void: "the attacker picks which plane dies, and there is no
+return fire" (the AA gun fires before round 1, so a downed aircraft never fires). Within a
+type the void dice are its last ones, right to left,
+the way IAAPA Error Correction III removes an aircraft "and its die roll" for a forgotten
+gun: the choice of the aircraft is the attacker's, the choice of its die is not, so no
+player picks a die after seeing it (:func:`void_dice`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 
+from adjudicator.battle.casualties import aa_casualties
 from adjudicator.battle.diagnostics import Diagnostic, Rule, error, info, warning
 from adjudicator.battle.dice import check_dice, hits, next_round
 from adjudicator.battle.forces import CHART_ORDER, NO_UNITS, Forces
@@ -30,7 +37,6 @@ AA_HITS_ON = 1
 or a 2" is not allowed)."""
 SUPPORT_SHOT_HITS_ON = 4
 """A battleship's support shot hits on 4 or less (its attack value)."""
-NO_SHOTS: Mapping[UnitType, tuple[int, ...]] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -54,11 +60,9 @@ class Volley:
 
 @dataclass(frozen=True)
 class AaFire:
-    """The AA shots before round 1: which aircraft they removed, by type and position."""
+    """The AA shots before round 1: the aircraft the attacker lost to them, and findings."""
 
     lost: Forces = NO_UNITS
-    shot: Mapping[UnitType, tuple[int, ...]] = field(default_factory=lambda: NO_SHOTS)
-    """Positions (0-based, within the type's aircraft) of the aircraft shot down."""
     diagnostics: tuple[Diagnostic, ...] = ()
     reroll: bool = False
 
@@ -67,52 +71,110 @@ def _dice(n: int) -> str:
     return f"{n} {'die' if n == 1 else 'dice'}"
 
 
-def aircraft_line(forces: Forces) -> tuple[tuple[UnitType, int], ...]:
-    """The attacking aircraft in the order their dice are listed: (type, position)."""
-    return tuple((unit, i) for unit in (U.FTR, U.BMB) for i in range(forces.count(unit)))
-
-
 def fire_aa(
-    number: int, setup: BattleSetup, attackers: Forces, dice: tuple[int, ...],
+    number: int,
+    setup: BattleSetup,
+    attackers: Forces,
+    dice: tuple[int, ...],
 ) -> AaFire:
-    """AA fire: before round 1 of a land battle, one die per attacking aircraft, a 1 hits.
+    """AA fire: before round 1 of a land battle, one die per attacking aircraft, a 1 hits,
+    and the attacker's order of loss picks the aircraft each hit removes.
 
     Dice where no gun may fire (no AA, no aircraft, a later round, a sea battle) are a ghost
     gun's, never used. IAAPA Error Correction III, AA Guns: a ghost hit means "roll for the
     missing attacking aircraft, adjust the counts, and then re-roll the rest of the battle,
     starting with the next round"; a ghost miss "will be ignored and the battle will stand".
     """
-    line = aircraft_line(attackers)
+    aircraft = attackers.aircraft
     gun = setup.is_land and setup.defender.count(U.AA) > 0
-    if not (gun and line and number == 1):
+    if not (gun and aircraft and number == 1):
         if not dice:
             return AaFire()
         hit = any(d == AA_HITS_ON for d in dice)
-        why = ("AA fires only before round 1" if gun and line else
-               "there is no defending AA gun" if not gun else "no aircraft attack")
+        why = (
+            "AA fires only before round 1"
+            if gun and aircraft
+            else "there is no defending AA gun"
+            if not gun
+            else "no aircraft attack"
+        )
         message = f"AA dice {list(dice)} rolled in error ({why}): ignored" + (
-            f"; the ghost hit removes nothing: roll for any aircraft left out, "
-            f"{next_round(number)}" if hit else "; the battle stands")
-        note = error(number, Rule.AA_GUNS, message) if hit else warning(
-            number, Rule.AA_GUNS, message)
+            f"; the ghost hit removes nothing: roll for any aircraft left out, {next_round(number)}"
+            if hit
+            else "; the battle stands"
+        )
+        note = (
+            error(number, Rule.AA_GUNS, message) if hit else warning(number, Rule.AA_GUNS, message)
+        )
         return AaFire(diagnostics=(note,), reroll=hit)
-    check = check_dice(number, "AA", dice, len(line), remedy=False)
+    check = check_dice(number, "AA", dice, aircraft, remedy=False)
     notes = [d for d in check.diagnostics if d.rule is Rule.DICE_FACES]
     if check.extra:
-        notes.append(warning(number, Rule.AA_GUNS, (
-            f"{len(dice)} AA dice for {len(line)} attacking aircraft: the last "
-            f"{check.extra} are ignored")))
+        notes.append(
+            warning(
+                number,
+                Rule.AA_GUNS,
+                (
+                    f"{len(dice)} AA dice for {aircraft} attacking aircraft: the last "
+                    f"{check.extra} are ignored"
+                ),
+            )
+        )
     if check.missing:
-        notes.append(error(number, Rule.AA_GUNS, (
-            f"{check.missing} of {len(line)} aircraft were not shot at: roll the missing AA "
-            "shots; if one hits, the last aircraft (and its die roll) is removed, right to "
-            "left, and the battle is re-rolled from round 2; if all miss the battle stands")))
-    shot: dict[UnitType, list[int]] = {}
-    for (unit, position), die in zip(line, dice, strict=False):
-        if die == AA_HITS_ON:
-            shot.setdefault(unit, []).append(position)
-    lost = Forces.of({unit: len(p) for unit, p in shot.items()})
-    return AaFire(lost, MappingProxyType({u: tuple(p) for u, p in shot.items()}), tuple(notes))
+        notes.append(
+            error(
+                number,
+                Rule.AA_GUNS,
+                (
+                    f"{check.missing} of {aircraft} aircraft were not shot at: roll the missing AA "
+                    "shots; if one hits, the last aircraft (and its die roll) is removed, right to "
+                    "left, and the battle is re-rolled from round 2; if all miss the battle stands"
+                ),
+            )
+        )
+    lost = aa_casualties(attackers, hits(check.used, AA_HITS_ON), setup.order(Side.ATTACKER))
+    return AaFire(lost, tuple(notes))
+
+
+def void_dice(
+    thrown: tuple[int, ...],
+    left: int,
+    lost: int,
+    per_unit: int,
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A type's battle dice split into the survivors' and the shot-down aircraft's (void).
+
+    Only when the roll holds dice for every aircraft of the type, shot down or not (AA and
+    round 1 thrown together), are the last ``lost * per_unit`` dice void; a roll made after
+    the AA shots holds the survivors' dice alone, and any other number is a rolling error
+    the main roll reports.
+    """
+    if lost and len(thrown) == (left + lost) * per_unit:
+        keep = left * per_unit
+        return thrown[:keep], thrown[keep:]
+    return thrown, ()
+
+
+def drop_shot(
+    setup: BattleSetup,
+    attackers: Forces,
+    lost: Forces,
+    dice: Mapping[UnitType, tuple[int, ...]],
+) -> tuple[Mapping[UnitType, tuple[int, ...]], tuple[tuple[UnitType, tuple[int, ...]], ...]]:
+    """The attacker's main dice without those of the aircraft ``lost`` to the AA gun, and
+    the void dice per type (``attackers`` are the survivors of the AA fire)."""
+    if not lost:
+        return dice, ()
+    kept = dict(dice)
+    void = []
+    for unit, n in lost:
+        if unit not in dice:
+            continue
+        per_unit = setup.profile(Side.ATTACKER, unit).attack_dice
+        kept[unit], gone = void_dice(dice[unit], attackers.count(unit), n, per_unit)
+        if gone:
+            void.append((unit, gone))
+    return MappingProxyType(kept), tuple(void)
 
 
 def fire_support(number: int, setup: BattleSetup, dice: tuple[int, ...]) -> Volley:
@@ -127,27 +189,46 @@ def fire_support(number: int, setup: BattleSetup, dice: tuple[int, ...]) -> Voll
         if not dice:
             return Volley()
         hit = any(d <= SUPPORT_SHOT_HITS_ON for d in dice)
-        why = "support shots are fired in round 1 only" if ships else (
-            "only an amphibious assault's battleships give support shots")
+        why = (
+            "support shots are fired in round 1 only"
+            if ships
+            else ("only an amphibious assault's battleships give support shots")
+        )
         late = hit and number > 1
         message = f"support shots {list(dice)} rolled in error ({why}): ignored" + (
-            f", the counts adjusted; {next_round(number)}" if late else "")
+            f", the counts adjusted; {next_round(number)}" if late else ""
+        )
         note = (error if late else warning)(number, Rule.BB_SUPPORT, message)
         return Volley(diagnostics=(note,), reroll=late)
     check = check_dice(number, "support shots", dice, ships, remedy=False)
     notes = [d for d in check.diagnostics if d.rule is Rule.DICE_FACES]
     if check.extra:
-        notes.append(warning(number, Rule.BB_SUPPORT, (
-            f"{len(dice)} support shots for {ships} BB: the last {check.extra} are ignored")))
+        notes.append(
+            warning(
+                number,
+                Rule.BB_SUPPORT,
+                (f"{len(dice)} support shots for {ships} BB: the last {check.extra} are ignored"),
+            )
+        )
     if check.missing:
-        notes.append(error(number, Rule.BB_SUPPORT, (
-            f"{check.missing} support shot(s) forgotten: roll them; if one hits, take the "
-            "extra defending casualty and re-roll the battle from round 2")))
+        notes.append(
+            error(
+                number,
+                Rule.BB_SUPPORT,
+                (
+                    f"{check.missing} support shot(s) forgotten: roll them; if one hits, take the "
+                    "extra defending casualty and re-roll the battle from round 2"
+                ),
+            )
+        )
     return Volley(unrestricted=hits(check.used, SUPPORT_SHOT_HITS_ON), diagnostics=tuple(notes))
 
 
 def fire_first_strike(
-    number: int, setup: BattleSetup, attackers: Forces, dice: tuple[int, ...],
+    number: int,
+    setup: BattleSetup,
+    attackers: Forces,
+    dice: tuple[int, ...],
 ) -> Volley:
     """The attacking subs rolled first ("the attacker MAY, at his discretion, roll for the
     sub first"); every hit is restricted (subs never hit aircraft)."""
@@ -155,39 +236,60 @@ def fire_first_strike(
     if not dice:
         return Volley()
     if not subs:
-        return Volley(diagnostics=(error(number, Rule.WRONG_UNITS, (
-            f"first-strike dice {list(dice)} but no attacking SUB "
-            f"{'can fight on land' if setup.is_land else 'is in the battle'}: ignored")),))
+        return Volley(
+            diagnostics=(
+                error(
+                    number,
+                    Rule.WRONG_UNITS,
+                    (
+                        f"first-strike dice {list(dice)} but no attacking SUB "
+                        f"{'can fight on land' if setup.is_land else 'is in the battle'}: ignored"
+                    ),
+                ),
+            )
+        )
     check = check_dice(number, "first strike SUB", dice, subs)
     value = setup.profile(Side.ATTACKER, U.SUB).attack or 0
-    return Volley(restricted=hits(check.used, value), diagnostics=check.diagnostics,
-                  reroll=not check.fits)
+    return Volley(
+        restricted=hits(check.used, value), diagnostics=check.diagnostics, reroll=not check.fits
+    )
 
 
 def fire_main(
-    number: int, setup: BattleSetup, side: Side, forces: Forces,
-    dice: Mapping[UnitType, tuple[int, ...]], *,
+    number: int,
+    setup: BattleSetup,
+    side: Side,
+    forces: Forces,
+    dice: Mapping[UnitType, tuple[int, ...]],
+    *,
     skip: frozenset[UnitType] = frozenset(),
     optional: frozenset[UnitType] = frozenset(),
-    shot: Mapping[UnitType, tuple[int, ...]] = NO_SHOTS,
+    shot: Forces = NO_UNITS,
 ) -> Volley:
     """One side's main roll: every unit with a value above 0 throws its dice.
 
     ``skip``: types that do not throw here (subs that struck first). ``optional``: types that
     may throw or not, having nothing they could hit (subs facing only aircraft). ``shot``:
-    aircraft the AA removed; their dice may be in the roll (AA and round 1 thrown together),
-    and are then dropped by position, or left out.
+    aircraft the AA removed, whose void dice :func:`drop_shot` has taken out already; a type
+    shot down to the last aircraft is still expected to throw nothing more.
     """
     notes: list[Diagnostic] = []
     restricted = unrestricted = 0
     reroll = False
     name = side.value
-    present = sorted({u for u, _ in forces} | set(shot), key=CHART_ORDER.__getitem__)
+    present = sorted({u for u, _ in forces} | {u for u, _ in shot}, key=CHART_ORDER.__getitem__)
     for unit in sorted(set(dice) - set(present), key=CHART_ORDER.__getitem__):
         if dice[unit]:
-            notes.append(error(number, Rule.WRONG_UNITS, (
-                f"{name} {unit.value}: {_dice(len(dice[unit]))} but no {name} {unit.value} "
-                "in the battle: ignored; roll for the units actually present")))
+            notes.append(
+                error(
+                    number,
+                    Rule.WRONG_UNITS,
+                    (
+                        f"{name} {unit.value}: {_dice(len(dice[unit]))} but no {name} {unit.value} "
+                        "in the battle: ignored; roll for the units actually present"
+                    ),
+                )
+            )
     for unit in present:
         count = forces.count(unit)
         stats = setup.profile(side, unit)
@@ -195,18 +297,27 @@ def fire_main(
         per_unit = stats.attack_dice if side is Side.ATTACKER else 1
         thrown = dice.get(unit, ())
         expected = count * per_unit if value and unit not in skip else 0
-        gone = shot.get(unit, ())
-        if gone and len(thrown) == (count + len(gone)) * per_unit:
-            drop = {p * per_unit + k for p in gone for k in range(per_unit)}
-            thrown = tuple(d for i, d in enumerate(thrown) if i not in drop)
         if unit in optional and not thrown:
             expected = 0
         if not expected:
             if thrown:
-                why = "struck first" if unit in skip else "has no battle value"
-                notes.append(error(number, Rule.WRONG_UNITS, (
-                    f"{name} {unit.value}: {_dice(len(thrown))}, but {unit.value} {why} in "
-                    "this roll: ignored")))
+                why = (
+                    "struck first"
+                    if unit in skip
+                    else "was shot down by the AA gun"
+                    if not count
+                    else "has no battle value"
+                )
+                notes.append(
+                    error(
+                        number,
+                        Rule.WRONG_UNITS,
+                        (
+                            f"{name} {unit.value}: {_dice(len(thrown))}, but {unit.value} {why} in "
+                            "this roll: ignored"
+                        ),
+                    )
+                )
             continue
         check = check_dice(number, f"{name} {count} {unit.value}", thrown, expected)
         notes.extend(check.diagnostics)
@@ -219,11 +330,18 @@ def fire_main(
     return Volley(unrestricted, restricted, tuple(notes), reroll)
 
 
-def unused(number: int, what: str, rnd_dice: Mapping[UnitType, tuple[int, ...]]) -> tuple[
-        Diagnostic, ...]:
+def unused(
+    number: int, what: str, rnd_dice: Mapping[UnitType, tuple[int, ...]]
+) -> tuple[Diagnostic, ...]:
     """An INFO note for main dice thrown when the other side had no unit left to fire at."""
     thrown = sum(len(d) for d in rnd_dice.values())
     if not thrown:
         return ()
-    return (info(number, Rule.BATTLE_OVER, f"{what}: {_dice(thrown)} not used (no unit left "
-                 "on the other side when the main roll was fired)"),)
+    return (
+        info(
+            number,
+            Rule.BATTLE_OVER,
+            f"{what}: {_dice(thrown)} not used (no unit left "
+            "on the other side when the main roll was fired)",
+        ),
+    )

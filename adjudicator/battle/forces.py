@@ -33,7 +33,8 @@ class Forces:
 
     @classmethod
     def of(
-        cls, counts: Mapping[UnitType, int] | Iterable[tuple[UnitType, int]] = (),
+        cls,
+        counts: Mapping[UnitType, int] | Iterable[tuple[UnitType, int]] = (),
     ) -> Forces:
         """Forces from a mapping or pairs; repeated types add up; a negative count raises."""
         pairs = counts.items() if isinstance(counts, Mapping) else counts
@@ -42,8 +43,13 @@ class Forces:
             if count < 0:
                 raise ValueError(f"a force cannot hold {count} {unit.value}")
             total[unit] = total.get(unit, 0) + count
-        return cls(tuple(sorted(
-            ((u, n) for u, n in total.items() if n), key=lambda pair: CHART_ORDER[pair[0]])))
+        return cls(
+            tuple(
+                sorted(
+                    ((u, n) for u, n in total.items() if n), key=lambda pair: CHART_ORDER[pair[0]]
+                )
+            )
+        )
 
     @classmethod
     def of_units(cls, units: Iterable[UnitType]) -> Forces:
@@ -108,8 +114,7 @@ class Forces:
             return self
         if not self.contains(other):
             lacking = next((u, n) for u, n in other.items if self.count(u) < n)
-            raise ValueError(
-                f"cannot remove {lacking[1]} {lacking[0].value} from {self.label()}")
+            raise ValueError(f"cannot remove {lacking[1]} {lacking[0].value} from {self.label()}")
         left = tuple((unit, n - other.count(unit)) for unit, n in self.items)
         return Forces(tuple(pair for pair in left if pair[1]))
 

@@ -93,27 +93,60 @@ def order_of_battles(battles: Sequence[TurnBattle]) -> TurnCombat:
             closure = Closure.OPEN
         elif begun and result.retreat_allowed:
             closure = Closure.RETREATED
-            battle = TurnBattle(with_outcome(result, Outcome.ATTACKER_RETREATS),
-                                battle.name, battle.retreat_declared)
+            battle = TurnBattle(
+                with_outcome(result, Outcome.ATTACKER_RETREATS),
+                battle.name,
+                battle.retreat_declared,
+            )
             stays = result.attacker.surface
             if stays and not battle.retreat_declared:
-                notes.append((number, warning(None, Rule.RETREATS, (
-                    f"{_label(number, battle)}: the next battle began, so its {stays} land or "
-                    "naval attackers retreat, but no retreat location was declared before it: "
-                    "the Minister of Law may void and re-roll the later battles"))))
+                notes.append(
+                    (
+                        number,
+                        warning(
+                            None,
+                            Rule.RETREATS,
+                            (
+                                f"{_label(number, battle)}: the next battle began, so its {stays} land or "
+                                "naval attackers retreat, but no retreat location was declared before it: "
+                                "the Minister of Law may void and re-roll the later battles"
+                            ),
+                        ),
+                    )
+                )
         elif begun:
             closure = Closure.MUST_FINISH
             blocker = number
-            notes.append((number, error(None, Rule.ORDER_OF_BATTLES, (
-                f"{_label(number, battle)} was not finished when the next battle began, and "
-                "its attackers cannot retreat: finish it, then re-roll every battle rolled "
-                "after it"))))
+            notes.append(
+                (
+                    number,
+                    error(
+                        None,
+                        Rule.ORDER_OF_BATTLES,
+                        (
+                            f"{_label(number, battle)} was not finished when the next battle began, and "
+                            "its attackers cannot retreat: finish it, then re-roll every battle rolled "
+                            "after it"
+                        ),
+                    ),
+                )
+            )
         closures.append(closure)
         closed.append(battle)
     if blocker is not None:
         void = [n for n, c in enumerate(closures, 1) if c is Closure.REROLL]
         if void:
-            notes.append((blocker, error(None, Rule.ORDER_OF_BATTLES, (
-                f"battle{'s' * (len(void) != 1)} {', '.join(map(str, void))} must be "
-                f"re-rolled once battle {blocker} is finished"))))
+            notes.append(
+                (
+                    blocker,
+                    error(
+                        None,
+                        Rule.ORDER_OF_BATTLES,
+                        (
+                            f"battle{'s' * (len(void) != 1)} {', '.join(map(str, void))} must be "
+                            f"re-rolled once battle {blocker} is finished"
+                        ),
+                    ),
+                )
+            )
     return TurnCombat(tuple(closed), tuple(closures), tuple(notes))

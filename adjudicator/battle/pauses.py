@@ -32,8 +32,15 @@ def loaded_carriers(defender: Forces, carrier_fighters: int) -> int:
 
 
 def detect_pause(
-    defender: Forces, *, land: bool, carrier_fighters: int, loaded_transports: int,
-    restricted: int, unrestricted: int, attackers_left: bool, answered: bool,
+    defender: Forces,
+    *,
+    land: bool,
+    carrier_fighters: int,
+    loaded_transports: int,
+    restricted: int,
+    unrestricted: int,
+    attackers_left: bool,
+    answered: bool,
 ) -> Pause | None:
     """The pause owed after a round, or ``None``.
 
@@ -53,9 +60,11 @@ def detect_pause(
             candidates.append((PauseReason.LOADED_TRANSPORT, U.TRN))
     total = restricted + unrestricted
     reasons = tuple(
-        reason for reason, unit in candidates
+        reason
+        for reason, unit in candidates
         if can_survive(defender, unit, restricted, unrestricted)
-        and (total > 0 or (reason is PauseReason.SUB and attackers_left)))
+        and (total > 0 or (reason is PauseReason.SUB and attackers_left))
+    )
     if not reasons:
         return None
     return Pause(reasons, total, answered)

@@ -23,34 +23,51 @@ from adjudicator.battle.errors import (
 )
 from adjudicator.battle.forces import Forces
 from adjudicator.battle.setup import BattleSetup, CasualtyChoice, RoundInput
+from adjudicator.names import NameResolutionError, exactly, technology_names
 from adjudicator.units import Battlefield, OrderOfLoss, Side, Technology, UnitType
 
 VERSION = 1
 """The only document version this module reads."""
 
-UNIT_ALIASES: Mapping[str, UnitType] = MappingProxyType({
-    **{unit.value: unit for unit in UnitType},
-    "TNK": UnitType.ARM, "CV": UnitType.AC, "SS": UnitType.SUB,
-})
+UNIT_ALIASES: Mapping[str, UnitType] = MappingProxyType(
+    {
+        **{unit.value: unit for unit in UnitType},
+        "TNK": UnitType.ARM,
+        "CV": UnitType.AC,
+        "SS": UnitType.SUB,
+    }
+)
 """Unit names accepted (case-insensitively): the canonical abbreviations, and the other
 spellings the IAAPA Abbreviations section lists ("ARM or TNK", "CV or AC", "SS or SUB")."""
 
-TECH_ALIASES: Mapping[str, Technology] = MappingProxyType({
-    **{tech.name: tech for tech in Technology},
-    "JETS": Technology.JET_POWER, "JET_FIGHTERS": Technology.JET_POWER,
-    "HEAVY_BOMBER": Technology.HEAVY_BOMBERS, "SUPER_SUB": Technology.SUPER_SUBS,
-    "LONG_RANGE": Technology.LONG_RANGE_AIRCRAFT, "INDUSTRIAL": Technology.INDUSTRIAL_TECHNOLOGY,
-    "ROCKET": Technology.ROCKETS,
-})
-"""Technology names accepted, compared in upper case with spaces and hyphens as "_"."""
-
-BATTLE_KEYS = frozenset({
-    "version", "kind", "amphibious", "attacker", "defender", "order_of_loss", "loaded",
-    "technologies", "no_retreat", "rounds", "name", "retreat_declared",
-})
-ROUND_KEYS = frozenset({
-    "aa", "bombard", "subs", "attacker", "defender", "casualties", "withdraw", "retreat",
-})
+BATTLE_KEYS = frozenset(
+    {
+        "version",
+        "kind",
+        "amphibious",
+        "attacker",
+        "defender",
+        "order_of_loss",
+        "loaded",
+        "technologies",
+        "no_retreat",
+        "rounds",
+        "name",
+        "retreat_declared",
+    }
+)
+ROUND_KEYS = frozenset(
+    {
+        "aa",
+        "bombard",
+        "subs",
+        "attacker",
+        "defender",
+        "casualties",
+        "withdraw",
+        "retreat",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -75,8 +92,10 @@ def _object(value: object, where: str) -> Mapping[str, object]:
 def _keys(doc: Mapping[str, object], allowed: frozenset[str], where: str) -> None:
     for key in doc:
         if key not in allowed:
-            raise UnknownField(f"{where}.{key}" if where else key,
-                               f"unknown key; expected one of {', '.join(sorted(allowed))}")
+            raise UnknownField(
+                f"{where}.{key}" if where else key,
+                f"unknown key; expected one of {', '.join(sorted(allowed))}",
+            )
 
 
 def _integer(value: object, where: str, *, minimum: int | None = 0) -> int:
@@ -109,8 +128,10 @@ def unit_named(name: object, where: str) -> UnitType:
         raise WrongType(where, f"expected a unit name, got {name!r}")
     unit = UNIT_ALIASES.get(name.strip().upper())
     if unit is None:
-        raise UnknownUnit(where, f"{name!r} is not a Classic unit; write one of "
-                                 f"{', '.join(u.value for u in UnitType)}")
+        raise UnknownUnit(
+            where,
+            f"{name!r} is not a Classic unit; write one of {', '.join(u.value for u in UnitType)}",
+        )
     return unit
 
 
@@ -120,26 +141,36 @@ def _unit_map(value: object, where: str) -> dict[UnitType, tuple[str, object]]:
     for key, item in _object(value, where).items():
         unit = unit_named(key, f"{where}.{key}")
         if unit in found:
-            raise InvalidValue(f"{where}.{key}",
-                               f"{unit.value} is given twice (also as {found[unit][0]!r})")
+            raise InvalidValue(
+                f"{where}.{key}", f"{unit.value} is given twice (also as {found[unit][0]!r})"
+            )
         found[unit] = (key, item)
     return found
 
 
 def read_forces(value: object, where: str) -> Forces:
     """``{UNIT: count}`` as :class:`Forces`."""
-    return Forces.of({unit: _integer(count, f"{where}.{key}")
-                      for unit, (key, count) in _unit_map(value, where).items()})
+    return Forces.of(
+        {
+            unit: _integer(count, f"{where}.{key}")
+            for unit, (key, count) in _unit_map(value, where).items()
+        }
+    )
 
 
 def _dice(value: object, where: str) -> tuple[int, ...]:
-    return tuple(_integer(d, f"{where}[{i}]", minimum=None)
-                 for i, d in enumerate(_list(value, where)))
+    return tuple(
+        _integer(d, f"{where}[{i}]", minimum=None) for i, d in enumerate(_list(value, where))
+    )
 
 
 def _dice_map(value: object, where: str) -> Mapping[UnitType, tuple[int, ...]]:
-    return MappingProxyType({unit: _dice(dice, f"{where}.{key}")
-                             for unit, (key, dice) in _unit_map(value, where).items()})
+    return MappingProxyType(
+        {
+            unit: _dice(dice, f"{where}.{key}")
+            for unit, (key, dice) in _unit_map(value, where).items()
+        }
+    )
 
 
 def _technologies(value: object, where: str) -> frozenset[Technology]:
@@ -147,11 +178,14 @@ def _technologies(value: object, where: str) -> frozenset[Technology]:
     for i, name in enumerate(_list(value, where)):
         if not isinstance(name, str):
             raise WrongType(f"{where}[{i}]", f"expected a technology name, got {name!r}")
-        key = name.strip().upper().replace(" ", "_").replace("-", "_")
-        if key not in TECH_ALIASES:
-            raise UnknownTechnology(f"{where}[{i}]", f"{name!r} is not a technology; write "
-                                    f"one of {', '.join(t.name for t in Technology)}")
-        techs.add(TECH_ALIASES[key])
+        try:
+            techs.add(exactly(technology_names(), name))
+        except NameResolutionError:
+            raise UnknownTechnology(
+                f"{where}[{i}]",
+                f"{name!r} is not a technology; write "
+                f"one of {', '.join(t.name for t in Technology)}",
+            ) from None
     return frozenset(techs)
 
 
@@ -163,8 +197,9 @@ def _orders(doc: Mapping[str, object], field: Battlefield) -> dict[Side, OrderOf
         if side.value not in raw:
             continue
         where = f"order_of_loss.{side.value}"
-        units = tuple(unit_named(n, f"{where}[{i}]")
-                      for i, n in enumerate(_list(raw[side.value], where)))
+        units = tuple(
+            unit_named(n, f"{where}[{i}]") for i, n in enumerate(_list(raw[side.value], where))
+        )
         if len(set(units)) != len(units):
             raise InvalidValue(where, "lists a unit twice")
         orders[side] = OrderOfLoss(side, field, units)
@@ -175,8 +210,9 @@ def _cargo(doc: Mapping[str, object]) -> tuple[int, int | None]:
     values: dict[UnitType, int] = {}
     for unit, (key, count) in _unit_map(doc.get("loaded", {}), "loaded").items():
         if unit not in (UnitType.AC, UnitType.TRN):
-            raise UnknownField(f"loaded.{key}", "only AC (fighters aboard) and TRN (units "
-                                                "aboard) can be loaded")
+            raise UnknownField(
+                f"loaded.{key}", "only AC (fighters aboard) and TRN (units aboard) can be loaded"
+            )
         values[unit] = _integer(count, f"loaded.{key}")
     return values.get(UnitType.TRN, 0), values.get(UnitType.AC)
 
@@ -201,7 +237,8 @@ def _round(value: object, where: str) -> RoundInput:
         chosen=chosen,
         withdraw_attacker=_integer(withdraw.get("attacker", 0), f"{where}.withdraw.attacker"),
         withdraw_defender=_integer(withdraw.get("defender", 0), f"{where}.withdraw.defender"),
-        retreat=_flag(doc, "retreat", where))
+        retreat=_flag(doc, "retreat", where),
+    )
 
 
 def check_version(doc: Mapping[str, object], where: str = "version") -> None:
@@ -209,8 +246,10 @@ def check_version(doc: Mapping[str, object], where: str = "version") -> None:
     if "version" not in doc:
         raise MissingField(where, f"required; this engine reads version {VERSION}")
     if doc["version"] != VERSION or isinstance(doc["version"], bool):
-        raise UnsupportedVersion(where, f"version {doc['version']!r} is not supported; this "
-                                        f"engine reads version {VERSION}")
+        raise UnsupportedVersion(
+            where,
+            f"version {doc['version']!r} is not supported; this engine reads version {VERSION}",
+        )
 
 
 def read_battle(value: object, *, versioned: bool = True) -> BattleDocument:
@@ -224,7 +263,7 @@ def read_battle(value: object, *, versioned: bool = True) -> BattleDocument:
             raise MissingField(key, "required")
     kind = doc["kind"]
     if not isinstance(kind, str) or kind.strip().lower() not in ("land", "sea"):
-        raise InvalidValue("kind", f"expected \"land\" or \"sea\", got {kind!r}")
+        raise InvalidValue("kind", f'expected "land" or "sea", got {kind!r}')
     field = Battlefield(kind.strip().lower())
     orders = _orders(doc, field)
     techs = _object(doc.get("technologies", {}), "technologies")
@@ -233,17 +272,20 @@ def read_battle(value: object, *, versioned: bool = True) -> BattleDocument:
     name = doc.get("name", "")
     if not isinstance(name, str):
         raise WrongType("name", f"expected a string, got {name!r}")
-    rounds = tuple(_round(r, f"rounds[{i}]")
-                   for i, r in enumerate(_list(doc.get("rounds", []), "rounds")))
+    rounds = tuple(
+        _round(r, f"rounds[{i}]") for i, r in enumerate(_list(doc.get("rounds", []), "rounds"))
+    )
     setup = BattleSetup(
-        battlefield=field, attacker=read_forces(doc["attacker"], "attacker"),
+        battlefield=field,
+        attacker=read_forces(doc["attacker"], "attacker"),
         defender=read_forces(doc["defender"], "defender"),
         amphibious=_flag(doc, "amphibious", ""),
-        attacker_order=orders.get(Side.ATTACKER), defender_order=orders.get(Side.DEFENDER),
-        transport_cargo=cargo, carrier_fighters=fighters,
-        attacker_technologies=_technologies(techs.get("attacker", []),
-                                            "technologies.attacker"),
-        defender_technologies=_technologies(techs.get("defender", []),
-                                            "technologies.defender"),
-        no_retreat=_flag(doc, "no_retreat", ""))
+        attacker_order=orders.get(Side.ATTACKER),
+        defender_order=orders.get(Side.DEFENDER),
+        transport_cargo=cargo,
+        carrier_fighters=fighters,
+        attacker_technologies=_technologies(techs.get("attacker", []), "technologies.attacker"),
+        defender_technologies=_technologies(techs.get("defender", []), "technologies.defender"),
+        no_retreat=_flag(doc, "no_retreat", ""),
+    )
     return BattleDocument(setup, rounds, name, _flag(doc, "retreat_declared", ""))

@@ -18,6 +18,21 @@ _OUTCOMES = {
 }
 
 
+PROVISIONAL = "Provisional outcome, NOT FINAL until the errors below are remedied"
+"""How a result with an error diagnostic (``"final": 0``) is labelled: the dice it set aside
+or lacks must be rolled again before anything is decided."""
+
+
+def has_errors(result: Mapping[str, object]) -> bool:
+    """Whether a result (one battle or a turn) holds an error diagnostic: it is then
+    provisional, and ``pbem battle resolve`` exits 1."""
+    docs = cast(Sequence[Mapping[str, object]], result.get("battles") or [result])
+    notes = [*cast(Sequence[Mapping[str, object]], result.get("diagnostics") or [])]
+    for doc in docs:
+        notes += cast(Sequence[Mapping[str, object]], doc.get("diagnostics") or [])
+    return any(d.get("severity") == "error" for d in notes)
+
+
 def _units(counts: object) -> str:
     pairs = cast(Mapping[str, int], counts or {})
     return ", ".join(f"{n} {unit}" for unit, n in pairs.items()) or "none"
@@ -28,14 +43,24 @@ def _plural(n: int, word: str) -> str:
 
 
 def _round_lines(r: Mapping[str, object]) -> list[str]:
-    extras = [f"{label} {r[key]}" for key, label in (
-        ("aa_hits", "AA hits"), ("bombard_hits", "support-shot hits"),
-        ("first_strike_hits", "first-strike hits")) if r.get(key)]
-    head = (f"Round {r['round']}: attacker {_plural(cast(int, r['attacker_hits']), 'hit')}, "
-            f"defender {_plural(cast(int, r['defender_hits']), 'hit')}")
+    extras = [
+        f"{label} {r[key]}"
+        for key, label in (
+            ("aa_hits", "AA hits"),
+            ("bombard_hits", "support-shot hits"),
+            ("first_strike_hits", "first-strike hits"),
+        )
+        if r.get(key)
+    ]
+    head = (
+        f"Round {r['round']}: attacker {_plural(cast(int, r['attacker_hits']), 'hit')}, "
+        f"defender {_plural(cast(int, r['defender_hits']), 'hit')}"
+    )
     lines = [head + (f" ({'; '.join(extras)})" if extras else "")]
-    lines.append(f"  attacker lost {_units(r['attacker_casualties'])}; "
-                 f"defender lost {_units(r['defender_casualties'])}")
+    lines.append(
+        f"  attacker lost {_units(r['attacker_casualties'])}; "
+        f"defender lost {_units(r['defender_casualties'])}"
+    )
     withdrawn = cast(Mapping[str, object], r.get("withdrawn") or {})
     for side in ("attacker", "defender"):
         if withdrawn.get(side):
@@ -62,13 +87,17 @@ def _battle_lines(doc: Mapping[str, object]) -> list[str]:
     start = cast(Mapping[str, object], doc.get("start") or {})
     kind = f"{doc.get('kind', '')} battle" + (" (amphibious)" if doc.get("amphibious") else "")
     title = f"{doc['name']}: " if doc.get("name") else ""
-    lines = [f"{title}{kind.capitalize()}: {_units(start.get('attacker'))} v. "
-             f"{_units(start.get('defender'))}"]
+    lines = [
+        f"{title}{kind.capitalize()}: {_units(start.get('attacker'))} v. "
+        f"{_units(start.get('defender'))}"
+    ]
     for r in cast(Sequence[Mapping[str, object]], doc.get("rounds") or []):
         lines.extend(_round_lines(r))
     survivors = cast(Mapping[str, object], doc["survivors"])
-    lines.append(f"Survivors: attacker {_units(survivors['attacker'])}; "
-                 f"defender {_units(survivors['defender'])}")
+    lines.append(
+        f"Survivors: attacker {_units(survivors['attacker'])}; "
+        f"defender {_units(survivors['defender'])}"
+    )
     outcome = _OUTCOMES.get(str(doc["outcome"]), str(doc["outcome"]))
     detail = []
     if doc.get("captured"):
@@ -77,7 +106,8 @@ def _battle_lines(doc: Mapping[str, object]) -> list[str]:
         detail.append("retreat allowed" if doc.get("retreat_allowed") else "no retreat")
     if doc.get("closed"):
         detail.append(f"closed: {doc['closed']}")
-    lines.append(f"Outcome: {outcome}" + (f" ({'; '.join(detail)})" if detail else ""))
+    label = "Outcome" if doc.get("final", 1) else PROVISIONAL
+    lines.append(f"{label}: {outcome}" + (f" ({'; '.join(detail)})" if detail else ""))
     notes = cast(Sequence[Mapping[str, object]], doc.get("diagnostics") or [])
     if notes:
         lines.append("Diagnostics:")

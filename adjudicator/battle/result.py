@@ -8,6 +8,7 @@ from enum import Enum
 from adjudicator.battle.diagnostics import Diagnostic, Severity
 from adjudicator.battle.forces import NO_UNITS, Forces
 from adjudicator.battle.setup import BattleSetup
+from adjudicator.units import UnitType
 
 
 class Outcome(Enum):
@@ -60,15 +61,22 @@ class Pause:
 
     def message(self) -> str:
         """What the attacker must do, in a player's words."""
-        units = {PauseReason.SUB: "a defending SUB", PauseReason.LOADED_CARRIER:
-                 "an AC loaded with aircraft", PauseReason.LOADED_TRANSPORT: "a loaded TRN",
-                 PauseReason.BOMBER: "a defending BMB"}
+        units = {
+            PauseReason.SUB: "a defending SUB",
+            PauseReason.LOADED_CARRIER: "an AC loaded with aircraft",
+            PauseReason.LOADED_TRANSPORT: "a loaded TRN",
+            PauseReason.BOMBER: "a defending BMB",
+        }
         what = " / ".join(units[r] for r in self.reasons)
         if self.hits == 0:
-            return (f"no hits, but {what} survives: the defender names its withdrawal "
-                    "zone before the next round")
-        return (f"{what} can survive {self.hits} hit{'s' * (self.hits != 1)}: the defender "
-                "identifies the casualties before the attacker rolls again")
+            return (
+                f"no hits, but {what} survives: the defender names its withdrawal "
+                "zone before the next round"
+            )
+        return (
+            f"{what} can survive {self.hits} hit{'s' * (self.hits != 1)}: the defender "
+            "identifies the casualties before the attacker rolls again"
+        )
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,9 @@ class RoundResult:
     ``attacker_hits`` counts every hit the attacker scored in the round (first strike,
     support shots and the main roll); ``defender_hits`` every hit the defender scored (AA
     shots and the main roll), whether or not a unit was left to take it.
+    ``aa_casualties`` are the aircraft the AA hits removed (part of ``attacker_casualties``)
+    and ``void`` the battle dice thrown for them in the same roll, per type, which do not
+    count (what a player reading the roll must set aside).
     """
 
     number: int
@@ -91,6 +102,8 @@ class RoundResult:
     attacker_withdrawn: Forces = NO_UNITS
     defender_withdrawn: Forces = NO_UNITS
     pause: Pause | None = None
+    aa_casualties: Forces = NO_UNITS
+    void: tuple[tuple[UnitType, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -108,13 +108,16 @@ class BattleSetup:
         if declared is not None:
             return declared
         return default_order_of_loss(
-            side, self.battlefield,
-            attackers_only_air_no_retreat=attackers_only_air and not self.retreat_possible)
+            side,
+            self.battlefield,
+            attackers_only_air_no_retreat=attackers_only_air and not self.retreat_possible,
+        )
 
     def profile(self, side: Side, unit: UnitType) -> UnitStats:
         """The unit's numbers for ``side``, its technologies applied."""
-        techs = self.attacker_technologies if side is Side.ATTACKER else (
-            self.defender_technologies)
+        techs = (
+            self.attacker_technologies if side is Side.ATTACKER else (self.defender_technologies)
+        )
         return _profile(unit, techs)
 
     def initial_carrier_fighters(self) -> int:
@@ -140,14 +143,18 @@ def check_forces(setup: BattleSetup) -> None:
         allowed_attack.add(U.BB)
     allowed_defence = (LAND_FIGHTERS | NEVER_CASUALTIES) if land else SEA_FIGHTERS - {U.BMB}
     where = "a land battle" if land else "a sea battle"
-    for side, forces, allowed in (("attacker", setup.attacker, allowed_attack),
-                                  ("defender", setup.defender, allowed_defence)):
+    for side, forces, allowed in (
+        ("attacker", setup.attacker, allowed_attack),
+        ("defender", setup.defender, allowed_defence),
+    ):
         for unit, _ in forces:
             if unit in allowed:
                 continue
             if unit is U.BB and land and side == "attacker":
-                problem = ("battleships support a land battle only in an amphibious assault "
-                           "(support shots): set amphibious to 1")
+                problem = (
+                    "battleships support a land battle only in an amphibious assault "
+                    "(support shots): set amphibious to 1"
+                )
             else:
                 verb = "attack" if side == "attacker" else "defend"
                 problem = f"a {unit.stats.name} cannot {verb} in {where}"
@@ -161,12 +168,14 @@ def check_forces(setup: BattleSetup) -> None:
         bad = [u for u in order.units if u in NEVER_CASUALTIES]
         if bad:
             raise ImpossibleForces(
-                f"order_of_loss.{side}", f"{bad[0].value} is never a battle casualty")
+                f"order_of_loss.{side}", f"{bad[0].value} is never a battle casualty"
+            )
         if order.battlefield is not setup.battlefield or order.side.value != side:
             raise ImpossibleForces(
                 f"order_of_loss.{side}",
                 f"the order is for the {order.side.value} in a {order.battlefield.value} "
-                f"battle, not the {side} in this one")
+                f"battle, not the {side} in this one",
+            )
 
 
 def _check_cargo(setup: BattleSetup) -> None:
@@ -175,8 +184,10 @@ def _check_cargo(setup: BattleSetup) -> None:
     room = 2 * setup.defender.count(U.TRN)
     if setup.transport_cargo > room:
         raise ImpossibleForces(
-            "loaded.TRN", f"{setup.transport_cargo} units cannot be aboard "
-            f"{setup.defender.count(U.TRN)} defending TRN (2 INF or 1 ARM each)")
+            "loaded.TRN",
+            f"{setup.transport_cargo} units cannot be aboard "
+            f"{setup.defender.count(U.TRN)} defending TRN (2 INF or 1 ARM each)",
+        )
     if setup.carrier_fighters is not None:
         fighters = setup.defender.count(U.FTR)
         seats = 2 * setup.defender.count(U.AC)
@@ -184,8 +195,10 @@ def _check_cargo(setup: BattleSetup) -> None:
             raise ImpossibleForces("loaded.AC", "cannot be negative")
         if setup.carrier_fighters > min(fighters, seats):
             raise ImpossibleForces(
-                "loaded.AC", f"{setup.carrier_fighters} fighters cannot be aboard: the "
-                f"defender has {fighters} FTR and {setup.defender.count(U.AC)} AC (2 each)")
+                "loaded.AC",
+                f"{setup.carrier_fighters} fighters cannot be aboard: the "
+                f"defender has {fighters} FTR and {setup.defender.count(U.AC)} AC (2 each)",
+            )
     if setup.is_land and (setup.transport_cargo or setup.carrier_fighters):
         raise ImpossibleForces("loaded", "cargo and carriers belong to sea battles")
 
@@ -214,7 +227,8 @@ class CasualtyChoice:
 class RoundInput:
     """The dice of one battle round, in the order thrown, and what the players decided.
 
-    ``aa`` (before round 1: one die per attacking aircraft, fighters first, then bombers),
+    ``aa`` (before round 1: one die per attacking aircraft, in any order; each 1 removes an
+    aircraft of the attacker's choosing, by his order of loss),
     ``bombard`` (round 1 of an amphibious assault: one die per support battleship), ``subs``
     (the attacking subs rolled first, when the attacker chooses to) and the main dice per
     unit type for each side. ``withdraw_attacker``/``withdraw_defender`` count submarines

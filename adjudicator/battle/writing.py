@@ -13,8 +13,12 @@ JsonObject = dict[str, object]
 def _pause(pause: Pause | None) -> JsonObject | None:
     if pause is None:
         return None
-    return {"reason": pause.reason.value, "reasons": [r.value for r in pause.reasons],
-            "answered": int(pause.answered), "message": pause.message()}
+    return {
+        "reason": pause.reason.value,
+        "reasons": [r.value for r in pause.reasons],
+        "answered": int(pause.answered),
+        "message": pause.message(),
+    }
 
 
 def round_to_json(r: RoundResult) -> JsonObject:
@@ -28,8 +32,10 @@ def round_to_json(r: RoundResult) -> JsonObject:
         "first_strike_hits": r.first_strike_hits,
         "attacker_casualties": r.attacker_casualties.to_json(),
         "defender_casualties": r.defender_casualties.to_json(),
-        "withdrawn": {"attacker": r.attacker_withdrawn.to_json(),
-                      "defender": r.defender_withdrawn.to_json()},
+        "withdrawn": {
+            "attacker": r.attacker_withdrawn.to_json(),
+            "defender": r.defender_withdrawn.to_json(),
+        },
         "pause": _pause(r.pause),
     }
 
@@ -40,19 +46,23 @@ def battle_to_json(result: BattleResult, name: str = "") -> JsonObject:
     doc: JsonObject = {"version": VERSION}
     if name:
         doc["name"] = name
-    doc.update({
-        "kind": setup.battlefield.value,
-        "amphibious": int(setup.amphibious),
-        "start": {"attacker": setup.attacker.to_json(), "defender": setup.defender.to_json()},
-        "rounds": [round_to_json(r) for r in result.rounds],
-        "survivors": {"attacker": result.attacker.to_json(),
-                      "defender": result.defender.to_json()},
-        "outcome": result.outcome.value,
-        "retreat_allowed": int(result.retreat_allowed),
-        "captured": int(result.captured),
-        "final": int(result.final),
-        "diagnostics": [d.to_json() for d in result.diagnostics],
-    })
+    doc.update(
+        {
+            "kind": setup.battlefield.value,
+            "amphibious": int(setup.amphibious),
+            "start": {"attacker": setup.attacker.to_json(), "defender": setup.defender.to_json()},
+            "rounds": [round_to_json(r) for r in result.rounds],
+            "survivors": {
+                "attacker": result.attacker.to_json(),
+                "defender": result.defender.to_json(),
+            },
+            "outcome": result.outcome.value,
+            "retreat_allowed": int(result.retreat_allowed),
+            "captured": int(result.captured),
+            "final": int(result.final),
+            "diagnostics": [d.to_json() for d in result.diagnostics],
+        }
+    )
     return doc
 
 

@@ -82,7 +82,8 @@ class ShipPlacementZone(Clarification):
         if not board.territories[self.factory_territory].original_factory:
             raise OverlayError(f"{self.key}: {self.factory_territory!r} has no original IC")
         return board.with_connections(
-            add=[(self.zone, self.factory_territory)], clarification=self.key)
+            add=[(self.zone, self.factory_territory)], clarification=self.key
+        )
 
 
 @dataclass(frozen=True)
@@ -95,9 +96,7 @@ class NoWrapBetween(Clarification):
     def apply(self, board: Board) -> Board:
         for name in self.north | self.south:
             _require(board, name, key=self.key)
-        crossing = [
-            (a, b) for a in self.north for b in board.neighbours(a) if b in self.south
-        ]
+        crossing = [(a, b) for a in self.north for b in board.neighbours(a) if b in self.south]
         return board.with_connections(remove=crossing, clarification=self.key)
 
 
@@ -112,7 +111,8 @@ class CanalIsNotASpace(Clarification):
             raise OverlayError(f"{self.key}: {board.name} has no canal {self.canal!r}")
         if self.canal in board.territories:
             raise OverlayError(
-                f"{self.key}: {board.name} makes the {self.canal} a territory of its own")
+                f"{self.key}: {board.name} makes the {self.canal} a territory of its own"
+            )
         return board.with_connections(clarification=self.key)
 
 
@@ -152,17 +152,32 @@ WEST_INDIES = "Carribean Sea Zone"
 """The IAAPA "West Indies" / "East Panama" sea zone, as classic.xml spells it."""
 WEST_PANAMA = "West Panama Sea Zone"
 
-TOP_EDGE = frozenset({
-    "Alaska", "Alaska Sea Zone", "West Canada", "East Canada", "Finland Norway",
-    "Karelia S.S.R.", "Karelia Sea Zone", "Evenki National Okrug", "Yakut S.S.R.",
-    "Soviet Far East",
-})
+TOP_EDGE = frozenset(
+    {
+        "Alaska",
+        "Alaska Sea Zone",
+        "West Canada",
+        "East Canada",
+        "Finland Norway",
+        "Karelia S.S.R.",
+        "Karelia Sea Zone",
+        "Evenki National Okrug",
+        "Yakut S.S.R.",
+        "Soviet Far East",
+    }
+)
 """Spaces along the top (Arctic) edge of the printed board."""
-BOTTOM_EDGE = frozenset({
-    "Antartic Sea Zone", "South Argentina Sea Zone", "South Atlantic Sea Zone",
-    "South Compass Sea Zone", "South Australia Sea Zone", "New Zealand Sea Zone",
-    "South Pacific Sea Zone",
-})
+BOTTOM_EDGE = frozenset(
+    {
+        "Antartic Sea Zone",
+        "South Argentina Sea Zone",
+        "South Atlantic Sea Zone",
+        "South Compass Sea Zone",
+        "South Australia Sea Zone",
+        "New Zealand Sea Zone",
+        "South Pacific Sea Zone",
+    }
+)
 """Spaces along the bottom (Southern Ocean) edge of the printed board.
 
 Edge membership is read from the board's layout, not from classic.xml (which has no
@@ -174,43 +189,43 @@ IAAPA_GEOGRAPHY: tuple[Clarification, ...] = (
     ExactNeighbours(
         key="GEOGRAPHY 1",
         quote="The Gulf of Mexico sea zone touching Mexico and the right edge of the board is "
-              "adjacent to only Mexico, The Western US, the Eastern US sea zone and the West "
-              "Indies sea zone.",
+        "adjacent to only Mexico, The Western US, the Eastern US sea zone and the West "
+        "Indies sea zone.",
         zone=GULF_OF_MEXICO,
         neighbours=frozenset({"Mexico", "West US", "East US Sea Zone", WEST_INDIES}),
     ),
     ShipPlacementZone(
         key="GEOGRAPHY 2",
         quote="The small Western Gulf of Mexico sea zone located at the right side of the "
-              "board is a legal location to place new purchases.",
+        "board is a legal location to place new purchases.",
         zone=GULF_OF_MEXICO,
         factory_territory="West US",
     ),
     NoWrapBetween(
         key="GEOGRAPHY 3",
         quote="The territories and sea zones on the top edge of the map are not adjacent to "
-              "the sea zones on the bottom edge of the map and vice versa.",
+        "the sea zones on the bottom edge of the map and vice versa.",
         north=TOP_EDGE,
         south=BOTTOM_EDGE,
     ),
     CanalIsNotASpace(
         key="GEOGRAPHY 4",
         quote='The Panama "Canal" in and of itself is not a sea zone. The clarification sheet '
-              'misleadingly implies that this is so. No units can be located "in" the Canal.',
+        'misleadingly implies that this is so. No units can be located "in" the Canal.',
         canal="Panama Canal",
     ),
     AirFollowsCanal(
         key="GEOGRAPHY 5",
         quote="An air unit passing through the Panama Canal may take the same route as "
-              "shipping and does not have to fly over the territory of Panama itself. As such "
-              "it does not have to undergo any AA Gun shots if there is an AA Gun located in "
-              "Panama.",
+        "shipping and does not have to fly over the territory of Panama itself. As such "
+        "it does not have to undergo any AA Gun shots if there is an AA Gun located in "
+        "Panama.",
         canal="Panama Canal",
     ),
     Adjacent(
         key="GEOGRAPHY 6",
         quote="For naval and air movement purposes the West Panama sea zone and the East "
-              "Panama sea zone may be considered adjacent.",
+        "Panama sea zone may be considered adjacent.",
         a=WEST_PANAMA,
         b=WEST_INDIES,
     ),
@@ -219,7 +234,8 @@ IAAPA_GEOGRAPHY: tuple[Clarification, ...] = (
 
 
 def apply_overlay(
-    board: Board, clarifications: Iterable[Clarification] = IAAPA_GEOGRAPHY,
+    board: Board,
+    clarifications: Iterable[Clarification] = IAAPA_GEOGRAPHY,
 ) -> Board:
     """``board`` with each clarification applied in turn."""
     for clarification in clarifications:

@@ -126,10 +126,12 @@ class Board:
                 if t_name not in terr:
                     raise BoardError(f"canal {canal.name!r} names unknown {t_name!r}")
         units = {
-            owner: MappingProxyType({
-                t_name: MappingProxyType(dict(sorted(counts.items())))
-                for t_name, counts in sorted(per_territory.items())
-            })
+            owner: MappingProxyType(
+                {
+                    t_name: MappingProxyType(dict(sorted(counts.items())))
+                    for t_name, counts in sorted(per_territory.items())
+                }
+            )
             for owner, per_territory in sorted((initial_units or {}).items())
         }
         for owner, per_territory in units.items():
@@ -143,10 +145,12 @@ class Board:
             adjacency=MappingProxyType({n: frozenset(adj[n]) for n in sorted(adj)}),
             canals=tuple(canal_list),
             initial_units=MappingProxyType(units),
-            starting_resources=MappingProxyType({
-                p: MappingProxyType(dict(sorted(r.items())))
-                for p, r in sorted((starting_resources or {}).items())
-            }),
+            starting_resources=MappingProxyType(
+                {
+                    p: MappingProxyType(dict(sorted(r.items())))
+                    for p, r in sorted((starting_resources or {}).items())
+                }
+            ),
             unit_types=tuple(sorted(unit_types)),
             clarifications=tuple(clarifications),
         )

@@ -44,10 +44,7 @@ def _int(value: str | None, what: str) -> int:
 
 
 def _options(attachment: Element) -> dict[str, str]:
-    return {
-        opt.get("name", ""): opt.get("value", "")
-        for opt in attachment.iter("option")
-    }
+    return {opt.get("name", ""): opt.get("value", "") for opt in attachment.iter("option")}
 
 
 def _attachments(root: Element, java_suffix: str) -> list[tuple[str, dict[str, str]]]:
@@ -69,18 +66,18 @@ def load_triplea_xml(path: StrPath) -> Board:
     info = root.find("info")
     name = info.get("name", "") if info is not None else ""
 
-    alliances = {
-        a.get("player", ""): a.get("alliance", "") for a in root.iter("alliance")
-    }
+    alliances = {a.get("player", ""): a.get("alliance", "") for a in root.iter("alliance")}
     player_list = root.find("playerList")
-    players = [] if player_list is None else [
-        Player(p.get("name", ""), alliances.get(p.get("name", "")) or None)
-        for p in player_list.iter("player")
-    ]
+    players = (
+        []
+        if player_list is None
+        else [
+            Player(p.get("name", ""), alliances.get(p.get("name", "")) or None)
+            for p in player_list.iter("player")
+        ]
+    )
 
-    owners = {
-        o.get("territory", ""): o.get("owner", "") for o in root.iter("territoryOwner")
-    }
+    owners = {o.get("territory", ""): o.get("owner", "") for o in root.iter("territoryOwner")}
     territory_options: dict[str, dict[str, str]] = defaultdict(dict)
     for attach_to, options in _attachments(root, "TerritoryAttachment"):
         territory_options[attach_to].update(options)
@@ -92,15 +89,17 @@ def load_triplea_xml(path: StrPath) -> Board:
     for el in map_el.iter("territory"):
         t_name = el.get("name", "")
         opts = territory_options.get(t_name, {})
-        territories.append(Territory(
-            name=t_name,
-            is_sea=_flag(el.get("water")),
-            ipc=_int(opts.get("production", "0"), f"{t_name} production"),
-            original_owner=opts.get("originalOwner") or owners.get(t_name) or None,
-            capital_of=opts.get("capital") or None,
-            original_factory=_flag(opts.get("originalFactory")),
-            impassable=_flag(opts.get("isImpassable")),
-        ))
+        territories.append(
+            Territory(
+                name=t_name,
+                is_sea=_flag(el.get("water")),
+                ipc=_int(opts.get("production", "0"), f"{t_name} production"),
+                original_owner=opts.get("originalOwner") or owners.get(t_name) or None,
+                capital_of=opts.get("capital") or None,
+                original_factory=_flag(opts.get("originalFactory")),
+                impassable=_flag(opts.get("isImpassable")),
+            )
+        )
     connections = [(c.get("t1", ""), c.get("t2", "")) for c in map_el.iter("connection")]
 
     canal_zones: dict[str, set[str]] = defaultdict(set)
@@ -109,9 +108,7 @@ def load_triplea_xml(path: StrPath) -> Board:
         canal = options.get("canalName", "")
         canal_zones[canal].add(attach_to)
         canal_land[canal].update(t for t in options.get("landTerritories", "").split(":") if t)
-    canals = [
-        Canal(c, frozenset(canal_zones[c]), frozenset(canal_land[c])) for c in canal_zones
-    ]
+    canals = [Canal(c, frozenset(canal_zones[c]), frozenset(canal_land[c])) for c in canal_zones]
 
     units: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
     for p in root.iter("unitPlacement"):

@@ -9,18 +9,17 @@
   weighed against the non-combat moves (Error Correction V); :func:`check_counts` compares the
   declared "UK 30/$32" with the position.
 
-Every finding is a :class:`Finding` with a stable :class:`Code`.
+Every finding is an :class:`adjudicator.diagnostics.Diagnostic` with a stable :class:`Code`.
 """
 
 from adjudicator.declarations.combat import check_declarations, void_battles
 from adjudicator.declarations.counts import check_counts
 from adjudicator.declarations.discrepancies import PostCombat, apply_post_combat
-from adjudicator.declarations.findings import Code, Finding
+from adjudicator.declarations.findings import Code
 from adjudicator.declarations.turncheck import TurnCheck, check_report, check_turn
 
 __all__ = [
     "Code",
-    "Finding",
     "PostCombat",
     "TurnCheck",
     "apply_post_combat",

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from adjudicator.declarations.geometry import movement_of
 from adjudicator.declarations.plan import build
 from adjudicator.declarations.sites import locate
-from adjudicator.notation.model import Battle, BattleKind, BattleResult, Outcome, Turn, Units
-from adjudicator.position.model import CARGO, EMPTY, Position, count_of
+from adjudicator.notation.model import Battle, BattleKind, CombatOutcome, CombatResult, Turn
+from adjudicator.position.model import CARGO, Position
 from adjudicator.powers import Power
-from adjudicator.units import Domain, UnitType
+from adjudicator.units import NO_UNITS, Domain, Units, UnitType
 
 Key = tuple[str, UnitType]
 STAY = frozenset({UnitType.AA, UnitType.IC})
@@ -59,7 +59,8 @@ class Expectation:
         per_space = self.spans.get(space)
         if per_space is None:
             per_space = self.spans[space] = {
-                u: self._start(u, n) for u, n in self.base.get(space, EMPTY).counts}
+                u: self._start(u, n) for u, n in self.base.get(space, NO_UNITS).counts
+            }
         span = per_space.get(unit)
         if span is None:
             span = per_space[unit] = [0, 0]
@@ -87,13 +88,13 @@ class Expectation:
         """The unit types the orders say anything about in ``space``."""
         if space in self.spans:
             return set(self.spans[space])
-        return {u for u, _ in self.base.get(space, EMPTY).counts}
+        return {u for u, _ in self.base.get(space, NO_UNITS).counts}
 
     def bounds(self, space: str, unit: UnitType) -> tuple[int, int | None]:
         """The bounds on ``unit`` in ``space``."""
         per_space = self.spans.get(space)
         if per_space is None:
-            start = count_of(self.base.get(space, EMPTY), unit)
+            start = self.base.get(space, NO_UNITS).count(unit)
             lo, hi = self._start(unit, start)
             return lo or 0, hi
         span = per_space.get(unit)
@@ -102,10 +103,9 @@ class Expectation:
         return span[0] or 0, span[1]
 
 
-def _result_for(battle: Battle, results: tuple[BattleResult, ...]) -> BattleResult | None:
+def _result_for(battle: Battle, results: tuple[CombatResult, ...]) -> CombatResult | None:
     for result in results:
-        if result.number == battle.number and (
-                result.territory in (None, battle.territory)):
+        if result.number == battle.number and (result.territory in (None, battle.territory)):
             return result
     for result in results:
         if result.number is None and result.territory == battle.territory:
@@ -113,23 +113,30 @@ def _result_for(battle: Battle, results: tuple[BattleResult, ...]) -> BattleResu
     return None
 
 
-def _arrive(exp: Expectation, space: str, attackers: Units, result: BattleResult | None,
-            walk_in: bool) -> None:
+def _arrive(
+    exp: Expectation, space: str, attackers: Units, result: CombatResult | None, walk_in: bool
+) -> None:
     """The attackers of a battle in ``space`` after it, by its result."""
     outcome = result.outcome if result is not None else None
-    if walk_in or outcome is Outcome.WALKED_IN:
+    if walk_in or outcome is CombatOutcome.WALKED_IN:
         for unit, n in attackers:
             exp.add(space, unit, n, n)
         return
-    if outcome in (Outcome.WON, Outcome.RETREATED) and result is not None and result.survivors:
+    if (
+        outcome in (CombatOutcome.WON, CombatOutcome.RETREATED)
+        and result is not None
+        and result.survivors
+    ):
         where = result.retreat_to or space
         for unit, n in result.survivors:
             exp.add(where, unit, n, n)
         return
     where = result.retreat_to if result is not None and result.retreat_to else space
     for unit, n in attackers:
-        lost_on_land = outcome in (Outcome.LOST, Outcome.BOTH_DESTROYED) and \
-            unit.stats.domain is not Domain.AIR
+        lost_on_land = (
+            outcome in (CombatOutcome.LOST, CombatOutcome.BOTH_DESTROYED)
+            and unit.stats.domain is not Domain.AIR
+        )
         if not lost_on_land:
             exp.add(where, unit, 0, n)
 
@@ -172,11 +179,18 @@ def _combat_known(exp: Expectation, position: Position, battles: Turn, turn: Tur
         _outcome(exp, site.space, site.is_sea, result, walk_in, battle.line)
 
 
-def _outcome(exp: Expectation, space: str, is_sea: bool, result: BattleResult | None,
-             walk_in: bool, line: int) -> None:
-    won = walk_in or (result is not None and result.outcome in (Outcome.WON,
-                                                                 Outcome.WALKED_IN))
-    if result is not None and result.outcome is Outcome.RAIDED and result.damage:
+def _outcome(
+    exp: Expectation,
+    space: str,
+    is_sea: bool,
+    result: CombatResult | None,
+    walk_in: bool,
+    line: int,
+) -> None:
+    won = walk_in or (
+        result is not None and result.outcome in (CombatOutcome.WON, CombatOutcome.WALKED_IN)
+    )
+    if result is not None and result.outcome is CombatOutcome.RAIDED and result.damage:
         exp.damage[space] = result.damage
     if not won:
         return
@@ -213,7 +227,7 @@ def _non_combat(exp: Expectation, position: Position, turn: Turn) -> None:
             exp.add(move.destination, unit, n, n)
             exp.moves[(move.origin, unit)].append(move.line)
             exp.moves[(move.destination, unit)].append(move.line)
-        boats = count_of(move.transports, UnitType.TRN)
+        boats = move.transports.count(UnitType.TRN)
         zones = [p for p in move.via if movement.is_sea(p)]
         if boats and zones:
             end = zones[-1]
@@ -227,8 +241,7 @@ def _non_combat(exp: Expectation, position: Position, turn: Turn) -> None:
             exp.placed[(placement.place, unit)].append(placement.line)
 
 
-def expect(position: Position, power: Power, turn: Turn,
-           precombat: Turn | None) -> Expectation:
+def expect(position: Position, power: Power, turn: Turn, precombat: Turn | None) -> Expectation:
     """Bounds on ``power``'s units after the post-combat orders of ``turn``, from
     ``position`` at the start of its turn and its combat moves ``precombat`` (if known)."""
     known = precombat is not None and bool(precombat.battles)

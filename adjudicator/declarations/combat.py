@@ -14,7 +14,7 @@ their origins and not sent twice (:mod:`.origins`), that they can fight and reac
 from __future__ import annotations
 
 from adjudicator.declarations.defenders import check_defenders
-from adjudicator.declarations.findings import PRECOMBAT_RULE, Code, Finding, warning
+from adjudicator.declarations.findings import Code, warning_finding
 from adjudicator.declarations.geometry import movement_of
 from adjudicator.declarations.landing import check_landing
 from adjudicator.declarations.origins import check_origins
@@ -22,7 +22,8 @@ from adjudicator.declarations.plan import build
 from adjudicator.declarations.reach import check_reach
 from adjudicator.declarations.sites import locate
 from adjudicator.declarations.transports import check_transports
-from adjudicator.notation.model import Severity, Turn
+from adjudicator.diagnostics import Diagnostic, Rule, Severity
+from adjudicator.notation.model import Turn
 from adjudicator.position.model import Position
 from adjudicator.position.serialize import POWER_NAMES
 from adjudicator.powers import Power
@@ -33,22 +34,28 @@ def attacker(turn: Turn, position: Position) -> Power:
     return turn.power or position.to_move
 
 
-def check_declarations(turn: Turn, position: Position, *,
-                       power: Power | None = None) -> tuple[Finding, ...]:
+def check_declarations(
+    turn: Turn, position: Position, *, power: Power | None = None
+) -> tuple[Diagnostic, ...]:
     """Every finding about ``turn``'s combat declarations against ``position`` (the board at
     the start of the attacker's turn), in the order of the email's lines. The attacker is
     ``power``, else the power the email names, else the one to move."""
     if not turn.battles:
         return ()
     power = power or attacker(turn, position)
-    found: list[Finding] = []
+    found: list[Diagnostic] = []
     if power is not position.to_move:
-        found.append(warning(
-            0, PRECOMBAT_RULE,
-            f"the email is {POWER_NAMES[power]}'s turn, but the position has "
-            f"{POWER_NAMES[position.to_move]} to move: the declarations are checked as "
-            f"{POWER_NAMES[power]}'s", "check the position or the turn's title",
-            Code.WRONG_POWER))
+        found.append(
+            warning_finding(
+                0,
+                Rule.PRECOMBAT,
+                f"the email is {POWER_NAMES[power]}'s turn, but the position has "
+                f"{POWER_NAMES[position.to_move]} to move: the declarations are checked as "
+                f"{POWER_NAMES[power]}'s",
+                "check the position or the turn's title",
+                Code.WRONG_POWER,
+            )
+        )
     movement = movement_of(position, power)
     sites, located = locate(turn, movement)
     plan = build(sites, movement)
@@ -61,7 +68,6 @@ def check_declarations(turn: Turn, position: Position, *,
     return tuple(sorted(found, key=lambda f: f.line))
 
 
-def void_battles(findings: tuple[Finding, ...]) -> tuple[int, ...]:
+def void_battles(findings: tuple[Diagnostic, ...]) -> tuple[int, ...]:
     """The battles a combat declaration error voids, by number."""
-    return tuple(sorted({n for f in findings if f.severity is Severity.ERROR
-                         for n in f.battles}))
+    return tuple(sorted({n for f in findings if f.severity is Severity.ERROR for n in f.battles}))

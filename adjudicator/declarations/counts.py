@@ -8,14 +8,15 @@ value (the count Magic 84 adds up), not the IPCs in hand.
 
 from __future__ import annotations
 
-from adjudicator.declarations.findings import COUNTS, Code, Finding, warning
+from adjudicator.declarations.findings import Code, warning_finding
+from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import Count
 from adjudicator.position.model import Position
 from adjudicator.position.serialize import POWER_NAMES
 from adjudicator.powers import Power
 
 
-def check_counts(position: Position, power: Power, counts: tuple[Count, ...]) -> list[Finding]:
+def check_counts(position: Position, power: Power, counts: tuple[Count, ...]) -> list[Diagnostic]:
     """A warning for every count that is not ``position``'s (a count naming no power is
     ``power``'s)."""
     found = []
@@ -30,10 +31,15 @@ def check_counts(position: Position, power: Power, counts: tuple[Count, ...]) ->
         if count.ipcs != ipcs:
             wrong.append(f"${count.ipcs} declared, ${ipcs} of income held")
         name = POWER_NAMES[who]
-        found.append(warning(
-            count.line, COUNTS,
-            f"the count {name} {count.territories}/${count.ipcs} is not the position's "
-            f"{name} {territories}/${ipcs} ({'; '.join(wrong)})",
-            f'correct the count to "{name} {territories}/${ipcs}", or the map update if the '
-            "position is wrong", Code.COUNT_MISMATCH))
+        found.append(
+            warning_finding(
+                count.line,
+                Rule.POST_COMBAT,
+                f"the count {name} {count.territories}/${count.ipcs} is not the position's "
+                f"{name} {territories}/${ipcs} ({'; '.join(wrong)})",
+                f'correct the count to "{name} {territories}/${ipcs}", or the map update if the '
+                "position is wrong",
+                Code.COUNT_MISMATCH,
+            )
+        )
     return found

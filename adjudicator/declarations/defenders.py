@@ -16,35 +16,39 @@ only defender is the AA gun.
 
 from __future__ import annotations
 
-from adjudicator.declarations.findings import CDE, VOID_SUGGESTION, Code, Finding, error
+from adjudicator.declarations.findings import VOID_SUGGESTION, Code, error_finding
 from adjudicator.declarations.geometry import Movement
 from adjudicator.declarations.plan import Plan, Site
-from adjudicator.notation.model import BattleKind, Units
-from adjudicator.position.model import count_of
-from adjudicator.units import UnitType
+from adjudicator.diagnostics import Diagnostic, Rule
+from adjudicator.notation.model import BattleKind
+from adjudicator.position.model import CARGO
+from adjudicator.units import Units, UnitType
 
 U = UnitType
-LAND_FIGHTERS = frozenset({U.INF, U.ARM, U.FTR, U.BMB})
-SEA_FIGHTERS = frozenset({U.TRN, U.SUB, U.AC, U.BB, U.FTR})
-CARGO = frozenset({U.INF, U.ARM, U.AA})
+LAND_DEFENDERS = frozenset({U.INF, U.ARM, U.FTR, U.BMB})
+"""The units that fight when defending land: a listing must count them exactly."""
+SEA_DEFENDERS = frozenset({U.TRN, U.SUB, U.AC, U.BB, U.FTR})
+"""The units that fight when defending a sea zone (fighters aboard carriers included)."""
 
 
-def must_list(kind: BattleKind, is_sea: bool, air_attacks: bool) -> tuple[frozenset[UnitType],
-                                                                          frozenset[UnitType]]:
+def must_list(
+    kind: BattleKind, is_sea: bool, air_attacks: bool
+) -> tuple[frozenset[UnitType], frozenset[UnitType]]:
     """The unit types a defender listing must give exactly, and those it may leave out (but
     never over-count)."""
     if kind is BattleKind.RAID:
         return frozenset({U.AA}), frozenset(UnitType) - {U.AA}
     if is_sea:
-        return SEA_FIGHTERS, CARGO
+        return SEA_DEFENDERS, CARGO
     aa = frozenset({U.AA})
     if air_attacks:
-        return LAND_FIGHTERS | aa, frozenset({U.IC})
-    return LAND_FIGHTERS, aa | {U.IC}
+        return LAND_DEFENDERS | aa, frozenset({U.IC})
+    return LAND_DEFENDERS, aa | {U.IC}
 
 
-def mismatches(listed: Units, present: Units, kind: BattleKind, is_sea: bool,
-               air_attacks: bool) -> list[str]:
+def mismatches(
+    listed: Units, present: Units, kind: BattleKind, is_sea: bool, air_attacks: bool
+) -> list[str]:
     """What is wrong with ``listed`` defenders against those ``present`` (empty: right)."""
     if listed == present:
         return []
@@ -60,13 +64,16 @@ def mismatches(listed: Units, present: Units, kind: BattleKind, is_sea: bool,
 
 def air_attacks(plan: Plan, site: Site) -> bool:
     """Whether planes attack in the battle at ``site``."""
-    return any(count_of(s.fighting, U.FTR) or count_of(s.fighting, U.BMB)
-               for s in plan.sorties if s.site.number == site.number)
+    return any(
+        s.fighting.count(U.FTR) or s.fighting.count(U.BMB)
+        for s in plan.sorties
+        if s.site.number == site.number
+    )
 
 
-def check_defenders(plan: Plan, movement: Movement) -> list[Finding]:
+def check_defenders(plan: Plan, movement: Movement) -> list[Diagnostic]:
     """An error for every battle whose listed defenders are not exactly those there."""
-    found: list[Finding] = []
+    found: list[Diagnostic] = []
     power = plan.power
     for site in plan.sites:
         battle = site.battle
@@ -78,17 +85,33 @@ def check_defenders(plan: Plan, movement: Movement) -> list[Finding]:
         wrong = mismatches(listed, present, battle.kind, site.is_sea, planes)
         if not wrong:
             continue
-        line = battle.line if battle.defender is not None or battle.total is None \
+        line = (
+            battle.line
+            if battle.defender is not None or battle.total is None
             else battle.total.line
-        said = "a walk-in (no defenders)" if battle.kind is BattleKind.WALK_IN and not listed \
+        )
+        said = (
+            "a walk-in (no defenders)"
+            if battle.kind is BattleKind.WALK_IN and not listed
             else f"defenders listed as {listed}"
-        aa = (count_of(present, U.AA) and not count_of(listed, U.AA) and planes
-              and battle.kind is not BattleKind.WALK_IN)
+        )
+        aa = (
+            present.count(U.AA)
+            and not listed.count(U.AA)
+            and planes
+            and battle.kind is not BattleKind.WALK_IN
+        )
         note = "; an AA gun must be listed when planes attack" if aa else ""
-        found.append(error(
-            line, CDE,
-            f"{site.name}: {said}, but {site.space} holds {present or 'no enemy units'} "
-            f"({'; '.join(wrong)}){note}",
-            "list the defenders exactly, or list only the territory (then nothing about them "
-            f"can be wrong); {VOID_SUGGESTION}", Code.DEFENDERS_WRONG, (site.number,)))
+        found.append(
+            error_finding(
+                line,
+                Rule.CDE,
+                f"{site.name}: {said}, but {site.space} holds {present or 'no enemy units'} "
+                f"({'; '.join(wrong)}){note}",
+                "list the defenders exactly, or list only the territory (then nothing about them "
+                f"can be wrong); {VOID_SUGGESTION}",
+                Code.DEFENDERS_WRONG,
+                (site.number,),
+            )
+        )
     return found

@@ -25,13 +25,21 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from adjudicator.declarations.aftermath import STAY, Expectation, expect
-from adjudicator.declarations.findings import DISCREPANCIES, Code, Finding, warning
-from adjudicator.notation.model import Turn, Units
-from adjudicator.position.model import EMPTY, Position, PositionError, check
+from adjudicator.declarations.findings import Code, warning_finding
+from adjudicator.diagnostics import Diagnostic, Rule
+from adjudicator.notation.model import Turn
+from adjudicator.position.model import Position, PositionError, check
 from adjudicator.powers import Power
-from adjudicator.units import Domain, Technology, UnitType, unit_profile
+from adjudicator.units import (
+    CHART_ORDER,
+    NO_UNITS,
+    Domain,
+    Technology,
+    Units,
+    UnitType,
+    unit_profile,
+)
 
-_RANK = {unit: rank for rank, unit in enumerate(UnitType)}
 NEUTRAL_FEE = 3
 """IPCs paid to enter a neutral [SPEC p.8,13; XML neutralCharge=3]."""
 TECH_DIE = 5
@@ -44,7 +52,7 @@ class PostCombat:
 
     power: Power
     position: Position
-    findings: tuple[Finding, ...]
+    findings: tuple[Diagnostic, ...]
 
 
 def _could_stay(listed: Units, start: Units) -> bool:
@@ -52,7 +60,8 @@ def _could_stay(listed: Units, start: Units) -> bool:
     wrote down: no more of any type, and every AA gun and complex still there."""
     had = dict(start.counts)
     return all(n <= had.get(u, 0) for u, n in listed.counts) and all(
-        dict(listed.counts).get(u, 0) == n for u, n in start.counts if u in STAY)
+        dict(listed.counts).get(u, 0) == n for u, n in start.counts if u in STAY
+    )
 
 
 def _bounds(lo: int, hi: int | None, unit: UnitType) -> str:
@@ -69,13 +78,12 @@ def _lines(lines: list[int]) -> str:
 class Reconciler:
     """Weighs one post-combat turn's map update against its orders."""
 
-    def __init__(self, position: Position, power: Power, turn: Turn,
-                 exp: Expectation) -> None:
+    def __init__(self, position: Position, power: Power, turn: Turn, exp: Expectation) -> None:
         self.position = position
         self.power = power
         self.turn = turn
         self.exp = exp
-        self.found: list[Finding] = []
+        self.found: list[Diagnostic] = []
         self.listed: dict[str, Units] = {}
         self.map_line: dict[str, int] = {}
         for entry in turn.map:
@@ -91,7 +99,7 @@ class Reconciler:
         for space in sorted(set(exp.base) | set(exp.spans) | set(self.listed)):
             listed = self.listed.get(space)
             if not exp.touched(space):
-                start = exp.base.get(space, EMPTY)
+                start = exp.base.get(space, NO_UNITS)
                 if not has_map or listed == start:
                     continue
                 if listed is None:
@@ -103,16 +111,20 @@ class Reconciler:
                     continue
             final[space] = self._space(space, listed, has_map, omitted)
         if omitted:
-            self.found.append(warning(
-                min(self.map_line.values()), DISCREPANCIES,
-                f"the map update leaves out {len(omitted)} space(s) where the orders leave "
-                f"units: {'; '.join(omitted)}; they are kept where they were",
-                "list every territory and sea zone with units, and every territory held "
-                "(Post Combat Orders: the map update is a list of them all)", Code.MAP_OMITS))
+            self.found.append(
+                warning_finding(
+                    min(self.map_line.values()),
+                    Rule.DISCREPANCIES,
+                    f"the map update leaves out {len(omitted)} space(s) where the orders leave "
+                    f"units: {'; '.join(omitted)}; they are kept where they were",
+                    "list every territory and sea zone with units, and every territory held "
+                    "(Post Combat Orders: the map update is a list of them all)",
+                    Code.MAP_OMITS,
+                )
+            )
         return final
 
-    def _space(self, space: str, listed: Units | None, has_map: bool,
-               omitted: list[str]) -> Units:
+    def _space(self, space: str, listed: Units | None, has_map: bool, omitted: list[str]) -> Units:
         """The mover's units in one space, type by type, and the findings about it."""
         exp = self.exp
         said_all = dict(listed.counts) if listed is not None else {}
@@ -150,15 +162,19 @@ class Reconciler:
                 counts[unit] = said
                 standing.append((unit, said, lo, hi))
         result = Units.of(counts)
-        self._overruled(space, listed, sorted(overruled, key=lambda o: _RANK[o[0]]))
-        self._standing(space, sorted(standing, key=lambda o: _RANK[o[0]]), Code.MAP_DIFFERS)
-        self._standing(space, sorted(excess, key=lambda o: _RANK[o[0]]), Code.MAP_EXCESS)
+        self._overruled(space, listed, sorted(overruled, key=lambda o: CHART_ORDER[o[0]]))
+        self._standing(space, sorted(standing, key=lambda o: CHART_ORDER[o[0]]), Code.MAP_DIFFERS)
+        self._standing(space, sorted(excess, key=lambda o: CHART_ORDER[o[0]]), Code.MAP_EXCESS)
         if left_out:
             omitted.append(f"{space} ({result})")
         return result
 
-    def _overruled(self, space: str, listed: Units | None,
-                   overruled: list[tuple[UnitType, int, int, list[int]]]) -> None:
+    def _overruled(
+        self,
+        space: str,
+        listed: Units | None,
+        overruled: list[tuple[UnitType, int, int, list[int]]],
+    ) -> None:
         """A warning naming the non-combat move that won over the map update (Section V)."""
         if not overruled:
             return
@@ -176,14 +192,20 @@ class Reconciler:
             lists = ", ".join(f"{n} {unit.value}" for unit, n, _, _ in overruled)
             said = f"{space}: the map update (line {line}) lists {lists}"
             loser = f"line {line} (map update)"
-        self.found.append(warning(
-            line, DISCREPANCIES,
-            f"{said}, but with the {kind} on {moves} the orders give {gives} there: {moves} "
-            f"({kind}) {verb} precedence over {loser}; the position has {gives} in {space}",
-            "correct the map update to agree with the non-combat moves", Code.MAP_OVERRULED))
+        self.found.append(
+            warning_finding(
+                line,
+                Rule.DISCREPANCIES,
+                f"{said}, but with the {kind} on {moves} the orders give {gives} there: {moves} "
+                f"({kind}) {verb} precedence over {loser}; the position has {gives} in {space}",
+                "correct the map update to agree with the non-combat moves",
+                Code.MAP_OVERRULED,
+            )
+        )
 
-    def _standing(self, space: str, standing: list[tuple[UnitType, int, int, int | None]],
-                  code: Code) -> None:
+    def _standing(
+        self, space: str, standing: list[tuple[UnitType, int, int, int | None]], code: Code
+    ) -> None:
         """A warning for a map update the orders do not explain, no non-combat move being
         involved: fewer units than the orders leave stand (losses the position does not
         know of); more than they can leave do not (no order puts them there)."""
@@ -196,28 +218,43 @@ class Reconciler:
         note = f" (placements on {_lines(placed)})" if placed else ""
         if code is Code.MAP_EXCESS:
             kept = ", ".join(f"{hi} {unit.value}" for unit, _, _, hi in standing)
-            ruling = (f"no order puts that many there, so the position keeps {kept} (Error "
-                      "Correction V decides only between non-combat moves and the map; a map "
-                      "update cannot make units)")
+            ruling = (
+                f"no order puts that many there, so the position keeps {kept} (Error "
+                "Correction V decides only between non-combat moves and the map; a map "
+                "update cannot make units)"
+            )
         else:
-            ruling = ("no non-combat move is listed for them, so the map update stands (Error "
-                      "Correction V gives precedence only to non-combat moves)")
-        self.found.append(warning(
-            line, DISCREPANCIES,
-            f"{space}: the map update (line {line}) lists {lists}, but the position and the "
-            f"orders{note} give {orders}; {ruling}",
-            "check the map update and the moves; either player may ask to correct it before "
-            "the next turn (Error Correction VII)", code))
+            ruling = (
+                "no non-combat move is listed for them, so the map update stands (Error "
+                "Correction V gives precedence only to non-combat moves)"
+            )
+        self.found.append(
+            warning_finding(
+                line,
+                Rule.DISCREPANCIES,
+                f"{space}: the map update (line {line}) lists {lists}, but the position and the "
+                f"orders{note} give {orders}; {ruling}",
+                "check the map update and the moves; either player may ask to correct it before "
+                "the next turn (Error Correction VII)",
+                code,
+            )
+        )
 
     def owners(self, final: dict[str, Units]) -> dict[str, int]:
         """Land taken this turn, with the line that says so: by a result, or by the map update
         listing land units in a territory the mover's side did not hold."""
         taken = dict(self.exp.captured)
         for space, units in final.items():
-            land = any(u.stats.domain is Domain.LAND and u not in (UnitType.AA, UnitType.IC)
-                       for u, _ in units)
-            if (land and space in self.listed and not self.position.board.territories[space].is_sea
-                    and not self.position.is_friendly(space, self.power)):
+            land = any(
+                u.stats.domain is Domain.LAND and u not in (UnitType.AA, UnitType.IC)
+                for u, _ in units
+            )
+            if (
+                land
+                and space in self.listed
+                and not self.position.board.territories[space].is_sea
+                and not self.position.is_friendly(space, self.power)
+            ):
                 taken.setdefault(space, self.map_line[space])
         return taken
 
@@ -234,8 +271,9 @@ def _new_owner(position: Position, territory: str, power: Power) -> Power:
     return power
 
 
-def _spent(position: Position, power: Power, turn: Turn, precombat: Turn | None) -> tuple[
-        int, frozenset[Technology]]:
+def _spent(
+    position: Position, power: Power, turn: Turn, precombat: Turn | None
+) -> tuple[int, frozenset[Technology]]:
     """IPCs spent on units and research, and the technologies gained."""
     orders = precombat if precombat is not None else turn
     techs = set(position.technologies_of(power))
@@ -248,18 +286,22 @@ def _spent(position: Position, power: Power, turn: Turn, precombat: Turn | None)
     return cost + TECH_DIE * dice, frozenset(techs)
 
 
-def apply_post_combat(position: Position, turn: Turn, *, precombat: Turn | None = None,
-                      power: Power | None = None) -> PostCombat:
+def apply_post_combat(
+    position: Position, turn: Turn, *, precombat: Turn | None = None, power: Power | None = None
+) -> PostCombat:
     """``turn``'s post-combat orders applied to ``position`` (the start of the mover's turn),
     with ``precombat`` the same turn's combat moves when known."""
-    mover = power or turn.power or next(
-        (c.power for c in turn.counts if c.power is not None), position.to_move)
+    mover = (
+        power
+        or turn.power
+        or next((c.power for c in turn.counts if c.power is not None), position.to_move)
+    )
     exp = expect(position, mover, turn, precombat)
     rec = Reconciler(position, mover, turn, exp)
     final = rec.units()
     changes: dict[str, dict[Power, Units]] = {}
     for space, units in final.items():
-        if units != exp.base.get(space, EMPTY):
+        if units != exp.base.get(space, NO_UNITS):
             changes[space] = dict(position.units_at(space))
             changes[space][mover] = units
     after = position
@@ -293,21 +335,35 @@ def apply_post_combat(position: Position, turn: Turn, *, precombat: Turn | None 
     left = bank[mover] - cost - NEUTRAL_FEE * neutrals
     found = rec.found
     if left < 0:
-        found.append(warning(0, DISCREPANCIES, f"the turn spends {cost + NEUTRAL_FEE * neutrals}"
-                             f" IPCs, but only {bank[mover]} were in hand",
-                             "check the purchases and research", Code.OVERSPENT))
+        found.append(
+            warning_finding(
+                0,
+                Rule.DISCREPANCIES,
+                f"the turn spends {cost + NEUTRAL_FEE * neutrals}"
+                f" IPCs, but only {bank[mover]} were in hand",
+                "check the purchases and research",
+                Code.OVERSPENT,
+            )
+        )
     technologies = dict(position.technologies)
     technologies[mover] = techs
     result = dataclasses.replace(
-        after.with_spaces(changes), bank=MappingProxyType(dict(bank)),
-        technologies=MappingProxyType(technologies))
+        after.with_spaces(changes),
+        bank=MappingProxyType(dict(bank)),
+        technologies=MappingProxyType(technologies),
+    )
     try:
         check(result, changes)
     except PositionError as exc:
-        found.append(warning(
-            min(rec.map_line.values(), default=0), DISCREPANCIES,
-            f"the position the turn leaves is not a legal one: {exc}",
-            "check the map update and the non-combat moves", Code.IMPOSSIBLE_POSITION))
+        found.append(
+            warning_finding(
+                min(rec.map_line.values(), default=0),
+                Rule.DISCREPANCIES,
+                f"the position the turn leaves is not a legal one: {exc}",
+                "check the map update and the non-combat moves",
+                Code.IMPOSSIBLE_POSITION,
+            )
+        )
     bank[mover] = max(0, left) + result.income(mover)
     result = result.with_bank(mover, bank[mover])
     if mover is position.to_move:

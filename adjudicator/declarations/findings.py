@@ -1,36 +1,22 @@
-"""What a check against the board finds: a diagnostic, plus the battles it voids.
+"""What a check against the board finds: diagnostics, some naming the battles they void.
 
-A :class:`Finding` has the shape of the notation's
-:class:`~adjudicator.notation.model.Diagnostic` (line, severity, rule, message, suggestion,
-code) so the turn report lists both alike, and names the ``battles`` it concerns: an error
-about a declaration voids each of them (IAAPA Error Correction II: "If any of this information
-is incorrect, it is considered a CDE, and the entire battle is null and void and no portion of
-the results may stand").
+Each finding is a :class:`~adjudicator.diagnostics.Diagnostic` like the notation parser's, so
+the turn report lists both alike; its ``code`` is a :class:`Code`, and ``battles`` names the
+declared battles it concerns: an error about a declaration voids each of them (IAAPA Error
+Correction II: "If any of this information is incorrect, it is considered a CDE, and the
+entire battle is null and void and no portion of the results may stand").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
-from typing import Any
+from enum import StrEnum
 
-from adjudicator.notation.errors import POST_COMBAT, PRECOMBAT
-from adjudicator.notation.model import Diagnostic, Severity
-
-CDE = "IAAPA Error Correction II"
-PRECOMBAT_RULE = PRECOMBAT
-DISCREPANCIES = "IAAPA Error Correction V"
-FIGHTERS = "IAAPA Rules Clarifications, Fighters"
-TRANSPORT_UNLOADING = "IAAPA Rules Clarifications, Transport Unloading"
-AMPHIBIOUS = "IAAPA Rules Clarifications, Amphibious Assaults"
-CANALS = "IAAPA Rules Clarifications, Canals"
-COUNTS = POST_COMBAT
-"""The territory and IPC count: IAAPA Declaration and Battle Resolution Procedures, Post
-Combat Orders ("give a territory and IPC count ... i.e. UK 30/$32")."""
+from adjudicator.diagnostics import Diagnostic, Rule, Severity
 
 
-class Code(Enum):
-    """The stable name of each finding (messages may be reworded; codes may not)."""
+class Code(StrEnum):
+    """The stable name of each finding (messages may be reworded; codes may not): a
+    diagnostic's ``code``, compared as the member or as its text."""
 
     NOT_AT_ORIGIN = "not-at-origin"
     """Error: the attacker has fewer units of a type at the stated origin than listed."""
@@ -90,45 +76,38 @@ class Code(Enum):
     """Warning: more IPCs spent than the power had."""
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One finding about one line of the email, and the battles it concerns."""
-
-    line: int
-    severity: Severity
-    rule: str
-    message: str
-    suggestion: str
-    code: Code
-    battles: tuple[int, ...] = ()
-
-    def diagnostic(self) -> Diagnostic:
-        """The finding as a notation diagnostic (the battles are in the message)."""
-        return Diagnostic(self.line, self.severity, self.rule, self.message, self.suggestion,
-                          self.code.value)
-
-    def as_report(self) -> dict[str, Any]:
-        """The report form: the diagnostic's keys, plus ``battles`` when it names any."""
-        obj: dict[str, Any] = {
-            "line": self.line, "severity": self.severity.value, "rule": self.rule,
-            "message": self.message, "suggestion": self.suggestion, "code": self.code.value}
-        if self.battles:
-            obj["battles"] = list(self.battles)
-        return obj
+def error_finding(
+    line: int,
+    rule: Rule,
+    message: str,
+    suggestion: str,
+    code: Code,
+    battles: tuple[int, ...] = (),
+    also: tuple[Rule, ...] = (),
+) -> Diagnostic:
+    """An error about ``line`` of the email: it voids each of ``battles``."""
+    return Diagnostic(
+        Severity.ERROR, rule, message, suggestion, code, line=line, battles=battles, also=also
+    )
 
 
-def error(line: int, rule: str, message: str, suggestion: str, code: Code,
-          battles: tuple[int, ...] = ()) -> Finding:
-    """An error finding."""
-    return Finding(line, Severity.ERROR, rule, message, suggestion, code, battles)
+def warning_finding(
+    line: int,
+    rule: Rule,
+    message: str,
+    suggestion: str,
+    code: Code,
+    battles: tuple[int, ...] = (),
+    also: tuple[Rule, ...] = (),
+) -> Diagnostic:
+    """A warning about ``line`` of the email: nothing is void."""
+    return Diagnostic(
+        Severity.WARNING, rule, message, suggestion, code, line=line, battles=battles, also=also
+    )
 
 
-def warning(line: int, rule: str, message: str, suggestion: str, code: Code,
-            battles: tuple[int, ...] = ()) -> Finding:
-    """A warning finding."""
-    return Finding(line, Severity.WARNING, rule, message, suggestion, code, battles)
-
-
-VOID_SUGGESTION = ("the battle is void if rolled as declared (Error Correction II): send an "
-                   "updated pre-combat turn before rolling any dice")
+VOID_SUGGESTION = (
+    "the battle is void if rolled as declared (Error Correction II): send an "
+    "updated pre-combat turn before rolling any dice"
+)
 """What to do about a combat declaration error found before any die is rolled."""

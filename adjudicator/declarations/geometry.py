@@ -116,8 +116,10 @@ class Movement:
         self.board = position.board
         self.geometry = geometry(position.board)
         self._closed_canals = frozenset(
-            frozenset(c.sea_zones) for c in self.board.canals
-            if not all(position.is_friendly(t, power) for t in c.land_territories))
+            frozenset(c.sea_zones)
+            for c in self.board.canals
+            if not all(position.is_friendly(t, power) for t in c.land_territories)
+        )
         self._sea: dict[str, dict[str, int]] = {}
 
     def is_sea(self, space: str) -> bool:
@@ -149,8 +151,11 @@ class Movement:
                 if step > 1 and self.blocked(here):
                     continue
                 for there in adjacency[here]:
-                    if (there in found or there not in self.geometry.sea
-                            or self.canal_closed(here, there)):
+                    if (
+                        there in found
+                        or there not in self.geometry.sea
+                        or self.canal_closed(here, there)
+                    ):
                         continue
                     found[there] = step
                     following.append(there)

@@ -21,18 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.declarations.findings import (
-    FIGHTERS,
-    VOID_SUGGESTION,
-    Code,
-    Finding,
-    error,
-    warning,
-)
+from adjudicator.declarations.findings import VOID_SUGGESTION, Code, error_finding, warning_finding
 from adjudicator.declarations.geometry import FAR, Movement, air_range
 from adjudicator.declarations.plan import Plan, Sortie
+from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import BattleKind
-from adjudicator.position.model import count_of
 from adjudicator.units import UnitType
 
 SEARCH_LIMIT = 20_000
@@ -68,11 +61,10 @@ class LandingCheck:
         self.power = plan.power
         self.geometry = movement.geometry
         self.techs = self.position.technologies_of(self.power)
-        self.taken = frozenset(s.space for s in plan.sites
-                               if s.space in self.geometry.neutrals)
+        self.taken = frozenset(s.space for s in plan.sites if s.space in self.geometry.neutrals)
         self.airfields = self.position.friendly_land(self.power.alliance)
         self._nearest: dict[str, int] = {}
-        self.found: list[Finding] = []
+        self.found: list[Diagnostic] = []
 
     def flights(self) -> list[Flight]:
         """Every group of planes, with the moves it has left once at its battle."""
@@ -83,18 +75,23 @@ class LandingCheck:
                 continue
             raid = sortie.site.battle.kind is BattleKind.RAID
             for unit in (UnitType.BMB,) if raid else (UnitType.FTR, UnitType.BMB):
-                planes = count_of(sortie.fighting, unit)
-                if not planes or not count_of(self.position.units_of(place, self.power), unit):
+                planes = sortie.fighting.count(unit)
+                if not planes or not self.position.units_of(place, self.power).count(unit):
                     continue  # not there: an origin finding says so
                 reach = air_range(unit, self.techs)
                 out = self.geometry.air(place, sortie.site.space)
                 if out > reach:
-                    self.found.append(error(
-                        sortie.line, FIGHTERS,
-                        f"{sortie.site.name}: {planes} {unit.value} from {place} cannot reach "
-                        f"the battle: {out} moves, and a {unit.value} has {reach}",
-                        f"take them out of the battle; {VOID_SUGGESTION}", Code.UNREACHABLE,
-                        (sortie.site.number,)))
+                    self.found.append(
+                        error_finding(
+                            sortie.line,
+                            Rule.FIGHTERS,
+                            f"{sortie.site.name}: {planes} {unit.value} from {place} cannot reach "
+                            f"the battle: {out} moves, and a {unit.value} has {reach}",
+                            f"take them out of the battle; {VOID_SUGGESTION}",
+                            Code.UNREACHABLE,
+                            (sortie.site.number,),
+                        )
+                    )
                     continue
                 flights.append(Flight(sortie, unit, planes, reach - out))
         return flights
@@ -106,7 +103,8 @@ class LandingCheck:
         if nearest is None:
             table = self.geometry.landing_table(site, self.taken)
             nearest = self._nearest[site] = next(
-                (d for space, d in table.items() if space in self.airfields), FAR)
+                (d for space, d in table.items() if space in self.airfields), FAR
+            )
         return nearest <= flight.spare
 
     def carriers(self) -> list[Carrier]:
@@ -116,25 +114,25 @@ class LandingCheck:
         for sortie in self.plan.sorties:
             if sortie.place is None:
                 continue
-            flying[sortie.place] = (flying.get(sortie.place, 0)
-                                    + count_of(sortie.fighting, UnitType.FTR))
+            flying[sortie.place] = flying.get(sortie.place, 0) + sortie.fighting.count(UnitType.FTR)
             if sortie.site.is_sea:
                 sailing.setdefault(sortie.place, []).extend(
-                    [sortie.site.space] * count_of(sortie.fighting, UnitType.AC))
+                    [sortie.site.space] * sortie.fighting.count(UnitType.AC)
+                )
         found: list[Carrier] = []
         alliance = self.power.alliance
         for zone in self.geometry.sea:
             per_power = self.position.units_at(zone)
             ours = [(p, u) for p, u in per_power.items() if p.alliance is alliance]
-            if not any(count_of(u, UnitType.AC) for _, u in ours):
+            if not any(u.count(UnitType.AC) for _, u in ours):
                 continue
-            aboard = sum(count_of(u, UnitType.FTR) for _, u in ours)
+            aboard = sum(u.count(UnitType.FTR) for _, u in ours)
             aboard -= flying.get(zone, 0)
             for power, units in per_power.items():
                 if power.alliance is not alliance:
                     continue
                 battles = list(sailing.get(zone, [])) if power is self.power else []
-                for _ in range(count_of(units, UnitType.AC)):
+                for _ in range(units.count(UnitType.AC)):
                     room = max(0, 2 - max(0, aboard))
                     aboard -= 2 - room
                     if power is not self.power:
@@ -152,8 +150,11 @@ class LandingCheck:
         adjacency = self.movement.board.adjacency
         origins = {s.place for s in self.plan.sorties if s.site.space == site and s.place}
         steps = self.movement.sea_steps(start)
-        retreats = {z for z in adjacency[site] if self.movement.is_sea(z)
-                    and (z in origins or steps.get(z, 9) < steps.get(site, 9))}
+        retreats = {
+            z
+            for z in adjacency[site]
+            if self.movement.is_sea(z) and (z in origins or steps.get(z, 9) < steps.get(site, 9))
+        }
         return frozenset({site, *retreats})
 
     def _after_sailing(self, start: str) -> frozenset[str]:
@@ -169,14 +170,17 @@ class LandingCheck:
                 if here != start and self.movement.blocked(here) and here not in cleared:
                     continue
                 for there in adjacency[here]:
-                    if (there not in seen and self.movement.is_sea(there)
-                            and not self.movement.canal_closed(here, there)):
+                    if (
+                        there not in seen
+                        and self.movement.is_sea(there)
+                        and not self.movement.canal_closed(here, there)
+                    ):
                         seen.add(there)
                         following.append(there)
             frontier = following
         return frozenset(z for z in seen if not self.movement.blocked(z) or z in cleared)
 
-    def run(self) -> list[Finding]:
+    def run(self) -> list[Diagnostic]:
         """Every finding about the planes of the combat move."""
         flights = self.flights()
         needing: list[tuple[Flight, list[tuple[int, str]]]] = []
@@ -187,9 +191,14 @@ class LandingCheck:
                 continue
             if flight.unit is UnitType.FTR:
                 carriers = self.carriers() if carriers is None else carriers
-                options = [(i, z) for i, c in enumerate(carriers) for z in sorted(c.zones)
-                           if c.room and self.geometry.landing(
-                               flight.sortie.site.space, z, self.taken) <= flight.spare]
+                options = [
+                    (i, z)
+                    for i, c in enumerate(carriers)
+                    for z in sorted(c.zones)
+                    if c.room
+                    and self.geometry.landing(flight.sortie.site.space, z, self.taken)
+                    <= flight.spare
+                ]
                 if options:
                     needing.append((flight, options))
                     continue
@@ -198,13 +207,19 @@ class LandingCheck:
             battles = tuple(sorted({f.sortie.site.number for f, _ in needing}))
             total = sum(f.count for f, _ in needing)
             for flight, _ in needing:
-                self.found.append(error(
-                    flight.sortie.line, FIGHTERS,
-                    f"{flight.sortie.site.name}: {flight.count} FTR from {flight.sortie.place} "
-                    f"can land only on a carrier, and the carriers in reach have no room for "
-                    f"all {total} FTR that need one, even if every battle is won without a "
-                    "loss: a kamikaze attack", f"send fewer fighters or move a carrier to them; "
-                    f"{VOID_SUGGESTION}", Code.NO_LANDING_PLACE, battles))
+                self.found.append(
+                    error_finding(
+                        flight.sortie.line,
+                        Rule.FIGHTERS,
+                        f"{flight.sortie.site.name}: {flight.count} FTR from {flight.sortie.place} "
+                        f"can land only on a carrier, and the carriers in reach have no room for "
+                        f"all {total} FTR that need one, even if every battle is won without a "
+                        "loss: a kamikaze attack",
+                        f"send fewer fighters or move a carrier to them; {VOID_SUGGESTION}",
+                        Code.NO_LANDING_PLACE,
+                        battles,
+                    )
+                )
         else:
             for flight, _ in needing:
                 self._stated(flight, False)
@@ -213,14 +228,19 @@ class LandingCheck:
     def _none(self, flight: Flight) -> None:
         sortie = flight.sortie
         where = "a carrier or " if flight.unit is UnitType.FTR else ""
-        self.found.append(error(
-            sortie.line, FIGHTERS,
-            f"{sortie.site.name}: {flight.count} {flight.unit.value} from {sortie.place} have "
-            f"{flight.spare} moves left after the battle and no potential landing place "
-            f"({where}a territory held since the start of the turn) within them, even if every "
-            "battle is won without a loss: a kamikaze attack",
-            f"take them out of the battle; {VOID_SUGGESTION}", Code.NO_LANDING_PLACE,
-            (sortie.site.number,)))
+        self.found.append(
+            error_finding(
+                sortie.line,
+                Rule.FIGHTERS,
+                f"{sortie.site.name}: {flight.count} {flight.unit.value} from {sortie.place} have "
+                f"{flight.spare} moves left after the battle and no potential landing place "
+                f"({where}a territory held since the start of the turn) within them, even if every "
+                "battle is won without a loss: a kamikaze attack",
+                f"take them out of the battle; {VOID_SUGGESTION}",
+                Code.NO_LANDING_PLACE,
+                (sortie.site.number,),
+            )
+        )
 
     def _stated(self, flight: Flight, on_land: bool) -> None:
         """A warning when the landing written cannot be used, though another can."""
@@ -228,21 +248,27 @@ class LandingCheck:
         if lands is None:
             return
         site = flight.sortie.site.space
-        usable = (lands in self.airfields
-                  and self.geometry.landing(site, lands, self.taken) <= flight.spare)
+        usable = (
+            lands in self.airfields
+            and self.geometry.landing(site, lands, self.taken) <= flight.spare
+        )
         if usable or (not on_land and self.movement.is_sea(lands)):
             return
-        self.found.append(warning(
-            flight.sortie.line, FIGHTERS,
-            f"{flight.sortie.site.name}: the {flight.unit.value} cannot land in {lands} (not "
-            f"held since the start of the turn, or beyond the {flight.spare} moves left), "
-            "but another potential landing place exists, so the attack is legal",
-            "correct the landing place in the non-combat move", Code.LANDING_NOT_POSSIBLE,
-            (flight.sortie.site.number,)))
+        self.found.append(
+            warning_finding(
+                flight.sortie.line,
+                Rule.FIGHTERS,
+                f"{flight.sortie.site.name}: the {flight.unit.value} cannot land in {lands} (not "
+                f"held since the start of the turn, or beyond the {flight.spare} moves left), "
+                "but another potential landing place exists, so the attack is legal",
+                "correct the landing place in the non-combat move",
+                Code.LANDING_NOT_POSSIBLE,
+                (flight.sortie.site.number,),
+            )
+        )
 
 
-def _assign(needing: list[tuple[Flight, list[tuple[int, str]]]],
-            carriers: list[Carrier]) -> bool:
+def _assign(needing: list[tuple[Flight, list[tuple[int, str]]]], carriers: list[Carrier]) -> bool:
     """Whether every fighter needing a carrier gets one: each carrier ends in one zone and
     holds at most its room. A search too long to finish counts as a yes."""
     planes = [(options) for flight, options in needing for _ in range(flight.count)]
@@ -271,6 +297,6 @@ def _assign(needing: list[tuple[Flight, list[tuple[int, str]]]],
     return place(0)
 
 
-def check_landing(plan: Plan, movement: Movement) -> list[Finding]:
+def check_landing(plan: Plan, movement: Movement) -> list[Diagnostic]:
     """Every finding about the range and landing of the planes in the combat move."""
     return LandingCheck(plan, movement).run()

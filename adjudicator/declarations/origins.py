@@ -19,19 +19,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from adjudicator.declarations.findings import (
-    CDE,
-    TRANSPORT_UNLOADING,
-    VOID_SUGGESTION,
-    Code,
-    Finding,
-    error,
-    warning,
-)
+from adjudicator.declarations.findings import VOID_SUGGESTION, Code, error_finding, warning_finding
 from adjudicator.declarations.geometry import Movement
 from adjudicator.declarations.plan import Plan, Site, Sortie
 from adjudicator.declarations.reach import can_reach
-from adjudicator.position.model import count_of
+from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.units import UnitType
 
 
@@ -63,18 +55,22 @@ class OriginCheck:
         self.movement = movement
         self.position = movement.position
         self.power = plan.power
-        self.found: list[Finding] = []
+        self.found: list[Diagnostic] = []
         self.units: dict[tuple[str, UnitType], list[Demand]] = defaultdict(list)
         self.named: dict[tuple[str, UnitType], int] = defaultdict(int)
 
     def have(self, place: str, unit: UnitType) -> int:
         """How many ``unit`` the attacker has in ``place`` at the start of the turn."""
-        return count_of(self.position.units_of(place, self.power), unit)
+        return self.position.units_of(place, self.power).count(unit)
 
-    def run(self) -> list[Finding]:
+    def run(self) -> list[Diagnostic]:
         """Every finding about origins, in the order of the lines."""
-        drawn = [(s, u, n) for s in self.plan.sorties for u, n in s.fighting
-                 if u is not UnitType.TRN or s.site.is_sea]
+        drawn = [
+            (s, u, n)
+            for s in self.plan.sorties
+            for u, n in s.fighting
+            if u is not UnitType.TRN or s.site.is_sea
+        ]
         for sortie, unit, count in drawn:
             if sortie.place is not None:
                 self.named[(sortie.place, unit)] += count
@@ -97,27 +93,45 @@ class OriginCheck:
         if clear is not None:
             self.units[(clear, unit)].append(Demand(site, sortie.line, count))
             stated = f"from {place}" if place else "with no origin"
-            self.found.append(warning(
-                sortie.line, CDE,
-                f"{site.name}: {count} {unit.value} listed {stated}; the attacker's only "
-                f"{unit.value} on the board not listed elsewhere are in {clear}, and can "
-                f"reach the battle, so the intent is clear and no CDE can be called; read as "
-                f"from {clear}",
-                f'write the origin as {clear} to avoid a dispute: "{clear} {count} '
-                f'{unit.value}"', Code.INTENT_CLEAR, (site.number,)))
+            self.found.append(
+                warning_finding(
+                    sortie.line,
+                    Rule.CDE,
+                    f"{site.name}: {count} {unit.value} listed {stated}; the attacker's only "
+                    f"{unit.value} on the board not listed elsewhere are in {clear}, and can "
+                    f"reach the battle, so the intent is clear and no CDE can be called; read as "
+                    f"from {clear}",
+                    f'write the origin as {clear} to avoid a dispute: "{clear} {count} '
+                    f'{unit.value}"',
+                    Code.INTENT_CLEAR,
+                    (site.number,),
+                )
+            )
             return
         if place is None:
-            self.found.append(error(
-                sortie.line, CDE,
-                f"{site.name}: {count} {unit.value} have no territory or sea zone of origin",
-                f"list where the units start, e.g. \"<origin> {count} {unit.value}\"; "
-                f"{VOID_SUGGESTION}", Code.ORIGIN_NOT_LISTED, (site.number,)))
+            self.found.append(
+                error_finding(
+                    sortie.line,
+                    Rule.CDE,
+                    f"{site.name}: {count} {unit.value} have no territory or sea zone of origin",
+                    f'list where the units start, e.g. "<origin> {count} {unit.value}"; '
+                    f"{VOID_SUGGESTION}",
+                    Code.ORIGIN_NOT_LISTED,
+                    (site.number,),
+                )
+            )
             return
-        self.found.append(error(
-            sortie.line, CDE,
-            f"{site.name}: {count} {unit.value} listed from {place}, where the attacker "
-            f"has no {unit.value}", f"correct the origin or the units; {VOID_SUGGESTION}",
-            Code.NOT_AT_ORIGIN, (site.number,)))
+        self.found.append(
+            error_finding(
+                sortie.line,
+                Rule.CDE,
+                f"{site.name}: {count} {unit.value} listed from {place}, where the attacker "
+                f"has no {unit.value}",
+                f"correct the origin or the units; {VOID_SUGGESTION}",
+                Code.NOT_AT_ORIGIN,
+                (site.number,),
+            )
+        )
 
     def _intent(self, sortie: Sortie, unit: UnitType, count: int) -> str | None:
         """The single place the listed units can only have come from, if there is one.
@@ -128,7 +142,7 @@ class OriginCheck:
         are interchangeable, so which of them is meant does not matter."""
         candidates = []
         for place, units in self.position.spaces_of(self.power):
-            spare = count_of(units, unit) - self.named.get((place, unit), 0)
+            spare = units.count(unit) - self.named.get((place, unit), 0)
             if place != sortie.place and spare > 0:
                 candidates.append((place, spare))
         if len(candidates) != 1 or candidates[0][1] < count:
@@ -144,22 +158,32 @@ class OriginCheck:
         battles = _sites(demands)
         if len(battles) == 1:
             site = demands[0].site
-            self.found.append(error(
-                demands[0].line, CDE,
-                f"{site.name}: {total} {unit.value} listed from {place}, which holds "
-                f"{have}", f"list the {unit.value} {place} holds; {VOID_SUGGESTION}",
-                Code.NOT_AT_ORIGIN, battles))
+            self.found.append(
+                error_finding(
+                    demands[0].line,
+                    Rule.CDE,
+                    f"{site.name}: {total} {unit.value} listed from {place}, which holds {have}",
+                    f"list the {unit.value} {place} holds; {VOID_SUGGESTION}",
+                    Code.NOT_AT_ORIGIN,
+                    battles,
+                )
+            )
             return
         sums = " + ".join(str(d.count) for d in demands)
         for number in battles:
             mine = [d for d in demands if d.site.number == number]
-            self.found.append(error(
-                min(d.line for d in mine), CDE,
-                f"{mine[0].site.name}: {place} holds {have} {unit.value}, but {sums} = {total} "
-                f"are sent from it into {_names(demands)}: every battle using them is void",
-                "send no more units from a territory than it holds; an over-committed "
-                "territory voids ALL battles using its units (Error Correction II)",
-                Code.OVER_COMMITTED, battles))
+            self.found.append(
+                error_finding(
+                    min(d.line for d in mine),
+                    Rule.CDE,
+                    f"{mine[0].site.name}: {place} holds {have} {unit.value}, but {sums} = {total} "
+                    f"are sent from it into {_names(demands)}: every battle using them is void",
+                    "send no more units from a territory than it holds; an over-committed "
+                    "territory voids ALL battles using its units (Error Correction II)",
+                    Code.OVER_COMMITTED,
+                    battles,
+                )
+            )
 
     def _transports(self) -> None:
         """Transports per starting zone: carrying assaults, and fighting sea battles."""
@@ -181,16 +205,17 @@ class OriginCheck:
         for zone in sorted(set(carrying) | set(fighting)):
             self._zone(zone, carrying.get(zone, {}), fighting.get(zone, {}))
 
-    def _zone(self, zone: str, carrying: dict[object, list[Demand]],
-              fighting: dict[str, list[Demand]]) -> None:
+    def _zone(
+        self, zone: str, carrying: dict[object, list[Demand]], fighting: dict[str, list[Demand]]
+    ) -> None:
         have = self.have(zone, UnitType.TRN)
         used = 0
         for key, demands in carrying.items():
-            used += max(sum(d.count for d in demands),
-                        sum(d.count for d in fighting.get(key, [])) if isinstance(key, str)
-                        else 0)
-        used += sum(sum(d.count for d in ds) for key, ds in fighting.items()
-                    if key not in carrying)
+            used += max(
+                sum(d.count for d in demands),
+                sum(d.count for d in fighting.get(key, [])) if isinstance(key, str) else 0,
+            )
+        used += sum(sum(d.count for d in ds) for key, ds in fighting.items() if key not in carrying)
         if used <= have:
             return
         everything = [d for ds in (*carrying.values(), *fighting.values()) for d in ds]
@@ -199,26 +224,38 @@ class OriginCheck:
         if len(battles) == 1:
             d = everything[0]
             code = Code.NOT_ENOUGH_TRANSPORTS if carrying else Code.NOT_AT_ORIGIN
-            self.found.append(error(
-                d.line, CDE,
-                f"{d.site.name}: {used} TRN needed from {zone}, which holds {have}: not "
-                "enough transports", f"list only transports that are there; {VOID_SUGGESTION}",
-                code, battles))
+            self.found.append(
+                error_finding(
+                    d.line,
+                    Rule.CDE,
+                    f"{d.site.name}: {used} TRN needed from {zone}, which holds {have}: not "
+                    "enough transports",
+                    f"list only transports that are there; {VOID_SUGGESTION}",
+                    code,
+                    battles,
+                )
+            )
             return
         two = len(assaults) > 1
-        rule = f"{TRANSPORT_UNLOADING}; {CDE}" if two else CDE
-        why = ("; any given transport may only unload into one amphibious assault" if two
-               else "")
+        rule = Rule.TRANSPORT_UNLOADING if two else Rule.CDE
+        also = (Rule.CDE,) if two else ()
+        why = "; any given transport may only unload into one amphibious assault" if two else ""
         for number in battles:
             mine = [d for d in everything if d.site.number == number]
-            self.found.append(error(
-                min(d.line for d in mine), rule,
-                f"{mine[0].site.name}: {zone} holds {have} TRN, but {used} are sent from it into "
-                f"{_names(everything)}{why}: every battle using them is void",
-                "give each assault its own transports, no more than the zone holds",
-                Code.TRANSPORT_TWO_ASSAULTS if two else Code.OVER_COMMITTED, battles))
+            self.found.append(
+                error_finding(
+                    min(d.line for d in mine),
+                    rule,
+                    f"{mine[0].site.name}: {zone} holds {have} TRN, but {used} are sent from it "
+                    f"into {_names(everything)}{why}: every battle using them is void",
+                    "give each assault its own transports, no more than the zone holds",
+                    Code.TRANSPORT_TWO_ASSAULTS if two else Code.OVER_COMMITTED,
+                    battles,
+                    also,
+                )
+            )
 
 
-def check_origins(plan: Plan, movement: Movement) -> list[Finding]:
+def check_origins(plan: Plan, movement: Movement) -> list[Diagnostic]:
     """Findings on where the attacking units and transports come from."""
     return OriginCheck(plan, movement).run()

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.declarations.geometry import Movement
-from adjudicator.notation.model import Battle, BattleKind, Origin, Units
-from adjudicator.position.model import CARGO, cargo_slots, count_of
+from adjudicator.notation.model import Battle, BattleKind, Origin
+from adjudicator.position.model import CARGO, cargo_slots
 from adjudicator.powers import Power
-from adjudicator.units import UnitType
+from adjudicator.units import Units, UnitType
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Site:
 
     @property
     def name(self) -> str:
-        """"battle #2 (Karelia S.S.R.)": how a finding names the battle."""
+        """ "battle #2 (Karelia S.S.R.)": how a finding names the battle."""
         return f"battle #{self.battle.number} ({self.space})"
 
 
@@ -99,6 +99,7 @@ class Plan:
     sorties: tuple[Sortie, ...]
     lifts: tuple[Lift, ...]
 
+
 def fighting(origin: Origin, is_sea_battle: bool, movement: Movement) -> Units:
     """The units of ``origin`` that fight in its battle (cargo at sea does not)."""
     at_sea = origin.place is not None and movement.is_sea(origin.place)
@@ -113,7 +114,7 @@ def _lift(site: Site, origins: list[Origin], movement: Movement) -> Lift | None:
     cargo = Units.of((u, n) for o in origins for u, n in o.units if u in CARGO)
     if not cargo:
         return None
-    written = count_of(first.transports, UnitType.TRN)
+    written = first.transports.count(UnitType.TRN)
     sea_path = tuple(p for p in first.via if movement.is_sea(p))
     at_sea = first.place is not None and movement.is_sea(first.place)
     if not written and not at_sea:
@@ -122,28 +123,38 @@ def _lift(site: Site, origins: list[Origin], movement: Movement) -> Lift | None:
     path = sea_path[1:] if written and sea_path else sea_path
     if at_sea and path and path[0] == first.place:
         path = path[1:]
-    boarding = tuple(dict.fromkeys(
-        o.place for o in origins if o.place is not None and any(u in CARGO for u, _ in o.units)))
+    boarding = tuple(
+        dict.fromkeys(
+            o.place for o in origins if o.place is not None and any(u in CARGO for u, _ in o.units)
+        )
+    )
     inferred = False
     if zone is None:
         zone = _only_zone(boarding, written, movement)
         inferred = zone is not None
     boats = written or cargo_slots(cargo)
     unload, options = _unloading(site, zone, path, movement)
-    return Lift(site, first.line, zone, boats, cargo, path, not written, unload, options,
-                boarding, inferred)
+    return Lift(
+        site, first.line, zone, boats, cargo, path, not written, unload, options, boarding, inferred
+    )
 
 
 def _only_zone(boarding: tuple[str, ...], boats: int, movement: Movement) -> str | None:
     """The one sea zone by the cargo holding ``boats`` of the attacker's transports, if only
     one does: transports written with no zone ("UK 2 INF on 1 TRN")."""
-    zones = {z for place in boarding if not movement.is_sea(place) for z in movement.coast(place)
-             if count_of(movement.position.units_of(z, movement.power), UnitType.TRN) >= boats}
+    zones = {
+        z
+        for place in boarding
+        if not movement.is_sea(place)
+        for z in movement.coast(place)
+        if movement.position.units_of(z, movement.power).count(UnitType.TRN) >= boats
+    }
     return zones.pop() if len(zones) == 1 else None
 
 
-def _unloading(site: Site, zone: str | None, path: tuple[str, ...],
-               movement: Movement) -> tuple[str | None, tuple[str, ...]]:
+def _unloading(
+    site: Site, zone: str | None, path: tuple[str, ...], movement: Movement
+) -> tuple[str | None, tuple[str, ...]]:
     """The zone the transports unload from, and the zones they could, when not named.
 
     A line naming no zone after the loading zone unloads where the transports are, if that

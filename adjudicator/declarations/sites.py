@@ -17,19 +17,22 @@ declared, with a warning.
 from __future__ import annotations
 
 from adjudicator.declarations.defenders import mismatches
-from adjudicator.declarations.findings import CDE, PRECOMBAT_RULE, Code, Finding, error, warning
+from adjudicator.declarations.findings import Code, error_finding, warning_finding
 from adjudicator.declarations.geometry import Movement
 from adjudicator.declarations.plan import Site, fighting
 from adjudicator.declarations.reach import can_reach
+from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import Battle, BattleKind, Turn
-from adjudicator.position.model import count_of
 from adjudicator.units import UnitType
 
 
 def _attackers(battle: Battle, is_sea: bool, movement: Movement) -> list[tuple[str, UnitType]]:
-    return [(o.place, unit) for o in battle.origins if o.place is not None
-            and o.place in movement.board.territories
-            for unit, _ in fighting(o, is_sea, movement)]
+    return [
+        (o.place, unit)
+        for o in battle.origins
+        if o.place is not None and o.place in movement.board.territories
+        for unit, _ in fighting(o, is_sea, movement)
+    ]
 
 
 def _meant(battle: Battle, is_sea: bool, movement: Movement) -> str | None:
@@ -41,7 +44,8 @@ def _meant(battle: Battle, is_sea: bool, movement: Movement) -> str | None:
     found = []
     for space in movement.position.units:
         if movement.is_sea(space) != is_sea or not movement.position.has_enemy(
-                space, movement.power):
+            space, movement.power
+        ):
             continue
         if not all(can_reach(movement, unit, origin, space) for origin, unit in attackers):
             continue
@@ -55,18 +59,25 @@ def _meant(battle: Battle, is_sea: bool, movement: Movement) -> str | None:
     return found[0] if found else None
 
 
-def _site(battle: Battle, space: str, movement: Movement) -> tuple[Site, list[Finding]]:
+def _site(battle: Battle, space: str, movement: Movement) -> tuple[Site, list[Diagnostic]]:
     position, power = movement.position, movement.power
     is_sea = movement.is_sea(space)
     declared = Site(battle, space, is_sea)
     if battle.kind is BattleKind.RAID:
-        complex_there = count_of(position.enemy_units(space, power), UnitType.IC)
+        complex_there = position.enemy_units(space, power).count(UnitType.IC)
         if complex_there:
             return declared, []
-        return declared, [error(
-            battle.line, CDE, f"{declared.name}: a bombing raid on {space}, which has no "
-            "enemy industrial complex", "raid a territory with an enemy IC, or take the "
-            "bombers out", Code.NO_COMPLEX, (battle.number,))]
+        return declared, [
+            error_finding(
+                battle.line,
+                Rule.CDE,
+                f"{declared.name}: a bombing raid on {space}, which has no "
+                "enemy industrial complex",
+                "raid a territory with an enemy IC, or take the bombers out",
+                Code.NO_COMPLEX,
+                (battle.number,),
+            )
+        ]
     if position.has_enemy(space, power):
         return declared, []
     if not is_sea and not position.is_friendly(space, power):
@@ -74,26 +85,37 @@ def _site(battle: Battle, space: str, movement: Movement) -> tuple[Site, list[Fi
     if battle.kind is BattleKind.BATTLE:
         meant = _meant(battle, is_sea, movement)
         if meant is not None:
-            return Site(battle, meant, is_sea, relocated=True), [warning(
-                battle.line, CDE,
-                f"battle #{battle.number} is declared in {space}, where there is no enemy "
-                f"unit; the only place its attackers can reach holding the enemy "
-                f"{'listed' if battle.defenders is not None else 'units'} is {meant}, so the "
-                f"intent is clear and no CDE can be called: read as {meant}",
-                f"write the battle's place as {meant} to avoid a dispute",
-                Code.INTENT_CLEAR, (battle.number,))]
+            return Site(battle, meant, is_sea, relocated=True), [
+                warning_finding(
+                    battle.line,
+                    Rule.CDE,
+                    f"battle #{battle.number} is declared in {space}, where there is no enemy "
+                    f"unit; the only place its attackers can reach holding the enemy "
+                    f"{'listed' if battle.defenders is not None else 'units'} is {meant}, so the "
+                    f"intent is clear and no CDE can be called: read as {meant}",
+                    f"write the battle's place as {meant} to avoid a dispute",
+                    Code.INTENT_CLEAR,
+                    (battle.number,),
+                )
+            ]
     whose = "a sea zone with no enemy unit" if is_sea else "held by the attacker's side"
-    return declared, [warning(
-        battle.line, PRECOMBAT_RULE,
-        f"{declared.name}: {space} is {whose}: there is nothing to attack (the declared "
-        "place is assumed correct, Error Correction II)",
-        "check the battle's place before rolling", Code.NOTHING_TO_ATTACK, (battle.number,))]
+    return declared, [
+        warning_finding(
+            battle.line,
+            Rule.PRECOMBAT,
+            f"{declared.name}: {space} is {whose}: there is nothing to attack (the declared "
+            "place is assumed correct, Error Correction II)",
+            "check the battle's place before rolling",
+            Code.NOTHING_TO_ATTACK,
+            (battle.number,),
+        )
+    ]
 
 
-def locate(turn: Turn, movement: Movement) -> tuple[tuple[Site, ...], list[Finding]]:
+def locate(turn: Turn, movement: Movement) -> tuple[tuple[Site, ...], list[Diagnostic]]:
     """The site of every battle whose place could be read, and what locating them found."""
     sites: list[Site] = []
-    found: list[Finding] = []
+    found: list[Diagnostic] = []
     for battle in turn.battles:
         space = battle.territory
         if space is None or space not in movement.board.territories:

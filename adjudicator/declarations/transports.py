@@ -14,25 +14,31 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 
-from adjudicator.declarations.findings import (
-    AMPHIBIOUS,
-    CDE,
-    VOID_SUGGESTION,
-    Code,
-    Finding,
-    error,
-    warning,
-)
+from adjudicator.declarations.findings import VOID_SUGGESTION, Code, error_finding, warning_finding
 from adjudicator.declarations.geometry import Movement
 from adjudicator.declarations.plan import Lift, Plan
 from adjudicator.declarations.reach import SHIP_MOVES
-from adjudicator.position.model import count_of
+from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.units import UnitType
 
 
-def _error(lift: Lift, message: str, suggestion: str, code: Code, rule: str = CDE) -> Finding:
-    return error(lift.line, rule, f"{lift.site.name}: {message}",
-                 f"{suggestion}; {VOID_SUGGESTION}", code, (lift.site.number,))
+def _error(
+    lift: Lift,
+    message: str,
+    suggestion: str,
+    code: Code,
+    rule: Rule = Rule.CDE,
+    also: tuple[Rule, ...] = (),
+) -> Diagnostic:
+    return error_finding(
+        lift.line,
+        rule,
+        f"{lift.site.name}: {message}",
+        f"{suggestion}; {VOID_SUGGESTION}",
+        code,
+        (lift.site.number,),
+        also,
+    )
 
 
 def _route_length(lift: Lift, end: str, movement: Movement) -> int:
@@ -44,60 +50,105 @@ def _route_length(lift: Lift, end: str, movement: Movement) -> int:
     return min(total, movement.sea_distance(lift.zone, end))
 
 
-def _check_lift(lift: Lift, movement: Movement) -> list[Finding]:
-    found: list[Finding] = []
+def _check_lift(lift: Lift, movement: Movement) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
     if lift.zone is None:
-        return [_error(lift, f"the {lift.count} TRN carrying {lift.cargo} have no sea zone "
-                       "of origin", 'write the zone the transports are in: "UK 2 INF on UK '
-                       'SZ 1 TRN"', Code.ORIGIN_NOT_LISTED)]
+        return [
+            _error(
+                lift,
+                f"the {lift.count} TRN carrying {lift.cargo} have no sea zone of origin",
+                'write the zone the transports are in: "UK 2 INF on UK SZ 1 TRN"',
+                Code.ORIGIN_NOT_LISTED,
+            )
+        ]
     if lift.inferred:
-        found.append(warning(
-            lift.line, CDE, f"{lift.site.name}: the transports' zone is not written; only "
-            f"{lift.zone} holds {lift.count} TRN by the cargo, so the intent is clear",
-            f'write it: "on {lift.zone} {lift.count} TRN"', Code.INTENT_CLEAR,
-            (lift.site.number,)))
+        found.append(
+            warning_finding(
+                lift.line,
+                Rule.CDE,
+                f"{lift.site.name}: the transports' zone is not written; only "
+                f"{lift.zone} holds {lift.count} TRN by the cargo, so the intent is clear",
+                f'write it: "on {lift.zone} {lift.count} TRN"',
+                Code.INTENT_CLEAR,
+                (lift.site.number,),
+            )
+        )
     if not lift.implied and lift.needed > lift.count:
-        found.append(_error(
-            lift, f"{lift.cargo} need {lift.needed} TRN, but {lift.count} are listed (a "
-            "transport holds 2 INF, or 1 ARM, or 1 AA gun)",
-            "list enough transports for the cargo", Code.TRANSPORT_CAPACITY))
+        found.append(
+            _error(
+                lift,
+                f"{lift.cargo} need {lift.needed} TRN, but {lift.count} are listed (a "
+                "transport holds 2 INF, or 1 ARM, or 1 AA gun)",
+                "list enough transports for the cargo",
+                Code.TRANSPORT_CAPACITY,
+            )
+        )
     stops = {lift.zone, *lift.path}
     for place in lift.boarding:
         if movement.is_sea(place):
             if place != lift.zone:
-                found.append(_error(lift, f"the cargo at sea in {place} is not aboard the "
-                                    f"transports in {lift.zone}", "correct the zone",
-                                    Code.UNREACHABLE))
+                found.append(
+                    _error(
+                        lift,
+                        f"the cargo at sea in {place} is not aboard the transports in {lift.zone}",
+                        "correct the zone",
+                        Code.UNREACHABLE,
+                    )
+                )
         elif not movement.coast(place) & stops:
-            found.append(_error(
-                lift, f"units in {place} cannot board transports in "
-                f"{', '.join(sorted(stops))}: no zone of their route touches {place}",
-                "load units only from a territory touching the transports' zone",
-                Code.UNREACHABLE))
+            found.append(
+                _error(
+                    lift,
+                    f"units in {place} cannot board transports in "
+                    f"{', '.join(sorted(stops))}: no zone of their route touches {place}",
+                    "load units only from a territory touching the transports' zone",
+                    Code.UNREACHABLE,
+                )
+            )
     end = lift.site.space if lift.site.is_sea else lift.unload
     if end is None:
         if len(lift.options) > 1:
-            found.append(_error(
-                lift, f"the transports in {lift.zone} could unload from "
-                f"{' or '.join(lift.options)}; the unloading sea zone is not disclosed",
-                f'name it: "... on {lift.zone} {lift.count} TRN to {lift.options[0]}"',
-                Code.UNLOADING_ZONE_UNDISCLOSED))
+            found.append(
+                _error(
+                    lift,
+                    f"the transports in {lift.zone} could unload from "
+                    f"{' or '.join(lift.options)}; the unloading sea zone is not disclosed",
+                    f'name it: "... on {lift.zone} {lift.count} TRN to {lift.options[0]}"',
+                    Code.UNLOADING_ZONE_UNDISCLOSED,
+                )
+            )
         else:
-            found.append(_error(
-                lift, f"the transports in {lift.zone} cannot reach a sea zone touching "
-                f"{lift.site.space} this turn", "correct the transports' zone or the battle",
-                Code.UNREACHABLE))
+            found.append(
+                _error(
+                    lift,
+                    f"the transports in {lift.zone} cannot reach a sea zone touching "
+                    f"{lift.site.space} this turn",
+                    "correct the transports' zone or the battle",
+                    Code.UNREACHABLE,
+                )
+            )
         return found
     if not lift.site.is_sea and lift.site.space not in movement.board.adjacency[end]:
-        found.append(_error(lift, f"{end} does not touch {lift.site.space}: transports unload "
-                            "only into a territory touching their zone",
-                            "name the zone the transports unload from", Code.UNREACHABLE))
+        found.append(
+            _error(
+                lift,
+                f"{end} does not touch {lift.site.space}: transports unload "
+                "only into a territory touching their zone",
+                "name the zone the transports unload from",
+                Code.UNREACHABLE,
+            )
+        )
     elif _route_length(lift, end, movement) > SHIP_MOVES:
-        found.append(_error(
-            lift, f"the transports in {lift.zone} cannot reach {end}: transports move "
-            f"{SHIP_MOVES} sea zones, not through enemy ships or a canal the attacker's side "
-            "did not hold at the start of the turn", "correct the transports' zone or route",
-            Code.UNREACHABLE))
+        found.append(
+            _error(
+                lift,
+                f"the transports in {lift.zone} cannot reach {end}: transports move "
+                f"{SHIP_MOVES} sea zones, not through enemy ships or a canal the attacker's side "
+                "did not hold at the start of the turn",
+                "correct the transports' zone or route",
+                Code.UNREACHABLE,
+            )
+        )
     return found
 
 
@@ -106,14 +157,14 @@ def _sea_battle_transports(plan: Plan) -> dict[str, int]:
     declared: dict[str, int] = defaultdict(int)
     for sortie in plan.sorties:
         if sortie.site.is_sea:
-            declared[sortie.site.space] += count_of(sortie.fighting, UnitType.TRN)
+            declared[sortie.site.space] += sortie.fighting.count(UnitType.TRN)
     for lift in plan.lifts:
         if lift.site.is_sea:
             declared[lift.site.space] += lift.count
     return declared
 
 
-def _clearing(plan: Plan, movement: Movement) -> list[Finding]:
+def _clearing(plan: Plan, movement: Movement) -> list[Diagnostic]:
     """Transports unloading from an enemy-held zone must fight its sea battle."""
     sea_battles = {s.space for s in plan.sites if s.is_sea}
     declared = _sea_battle_transports(plan)
@@ -121,24 +172,33 @@ def _clearing(plan: Plan, movement: Movement) -> list[Finding]:
     for lift in plan.lifts:
         if not lift.site.is_sea and lift.unload is not None and movement.blocked(lift.unload):
             carried[lift.unload].append(lift)
-    found: list[Finding] = []
+    found: list[Diagnostic] = []
     for zone, lifts in carried.items():
         needed = sum(lift.count for lift in lifts)
         if zone in sea_battles and declared.get(zone, 0) >= needed:
             continue
-        why = (f"no sea battle is declared in {zone}" if zone not in sea_battles else
-               f"the sea battle in {zone} lists {declared.get(zone, 0)} TRN")
+        why = (
+            f"no sea battle is declared in {zone}"
+            if zone not in sea_battles
+            else f"the sea battle in {zone} lists {declared.get(zone, 0)} TRN"
+        )
         for lift in lifts:
-            found.append(_error(
-                lift, f"the transports unload from {zone}, which holds enemy units, but {why}"
-                f" ({needed} TRN unload there): transports must be declared in the sea zone "
-                "clearing battle", f"declare the {needed} TRN attacking in the battle for "
-                f"{zone}", Code.TRANSPORTS_NOT_IN_SEA_BATTLE, f"{CDE}; {AMPHIBIOUS}"))
+            found.append(
+                _error(
+                    lift,
+                    f"the transports unload from {zone}, which holds enemy units, but {why}"
+                    f" ({needed} TRN unload there): transports must be declared in the sea zone "
+                    "clearing battle",
+                    f"declare the {needed} TRN attacking in the battle for {zone}",
+                    Code.TRANSPORTS_NOT_IN_SEA_BATTLE,
+                    Rule.CDE,
+                    (Rule.AMPHIBIOUS,),
+                )
+            )
     return found
 
 
-def check_transports(plan: Plan, movement: Movement) -> list[Finding]:
+def check_transports(plan: Plan, movement: Movement) -> list[Diagnostic]:
     """Every finding about the transports of the combat move."""
     found = [f for lift in plan.lifts for f in _check_lift(lift, movement)]
     return found + _clearing(plan, movement)
-

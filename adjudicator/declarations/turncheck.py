@@ -25,9 +25,9 @@ from typing import Any
 from adjudicator.declarations.combat import check_declarations, void_battles
 from adjudicator.declarations.counts import check_counts
 from adjudicator.declarations.discrepancies import apply_post_combat
-from adjudicator.declarations.findings import Finding
+from adjudicator.diagnostics import Diagnostic
 from adjudicator.names import Names
-from adjudicator.notation.jsonreport import turn_report
+from adjudicator.notation.jsonreport import diagnostic_report, summary, turn_report
 from adjudicator.notation.model import Turn
 from adjudicator.notation.parser import parse
 from adjudicator.position.model import Position
@@ -41,7 +41,7 @@ class TurnCheck:
     position the turn leaves (``position`` unchanged if it has no post-combat orders)."""
 
     turn: Turn
-    findings: tuple[Finding, ...]
+    findings: tuple[Diagnostic, ...]
     position: Position
     mover: Power | None = None
     """The power whose post-combat orders were applied (None if there were none)."""
@@ -53,8 +53,11 @@ class TurnCheck:
 
 
 def _first_line(turn: Turn) -> int:
-    lines = [x.line for group in (turn.results, turn.moves, turn.placements, turn.map,
-                                  turn.counts) for x in group]
+    lines = [
+        x.line
+        for group in (turn.results, turn.moves, turn.placements, turn.map, turn.counts)
+        for x in group
+    ]
     return min(lines, default=0)
 
 
@@ -64,7 +67,7 @@ def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None)
     if not post:
         return TurnCheck(turn, check_declarations(turn, position), position)
     whole = bool(turn.battles) and min(b.line for b in turn.battles) < _first_line(turn)
-    found: list[Finding] = []
+    found: list[Diagnostic] = []
     if whole:
         found.extend(check_declarations(turn, position))
     applied = apply_post_combat(position, turn, precombat=turn if whole else precombat)
@@ -73,14 +76,14 @@ def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None)
     if turn.battles and not whole:
         after = applied.position
         same_player = after.to_move.alliance is applied.power.alliance
-        found.extend(check_declarations(turn, after,
-                                        power=after.to_move if same_player else None))
+        found.extend(check_declarations(turn, after, power=after.to_move if same_player else None))
     ordered = tuple(sorted(found, key=lambda f: f.line))
     return TurnCheck(turn, ordered, applied.position, applied.power)
 
 
-def check_report(text: str, position: Position, *, precombat: str | None = None,
-                 names: Names | None = None) -> dict[str, Any]:
+def check_report(
+    text: str, position: Position, *, precombat: str | None = None, names: Names | None = None
+) -> dict[str, Any]:
     """The turn report of ``text`` with the findings against ``position`` added.
 
     ``precombat`` is the text of the same turn's pre-combat email, for a post-combat email
@@ -90,18 +93,17 @@ def check_report(text: str, position: Position, *, precombat: str | None = None,
     before = parse(precombat, names=names) if precombat is not None else None
     checked = check_turn(turn, position, precombat=before)
     report = turn_report(turn)
-    diagnostics = report["diagnostics"] + [f.as_report() for f in checked.findings]
-    report["diagnostics"] = sorted(diagnostics, key=lambda d: d["line"])
-    report["summary"] = {
-        "errors": sum(d["severity"] == "error" for d in diagnostics),
-        "warnings": sum(d["severity"] == "warning" for d in diagnostics),
-        "infos": sum(d["severity"] == "info" for d in diagnostics),
-    }
+    diagnostics = (*turn.diagnostics, *checked.findings)
+    report["diagnostics"] = [
+        diagnostic_report(d) for d in sorted(diagnostics, key=lambda d: d.line)
+    ]
+    report["summary"] = summary(diagnostics)
     report["void_battles"] = list(checked.void_battles)
     if checked.mover is not None:
         mover = checked.mover
         report["computed_counts"] = {
             "power": POWER_NAMES[mover],
             "territories": checked.position.territory_count(mover),
-            "ipcs": checked.position.ipc_count(mover)}
+            "ipcs": checked.position.ipc_count(mover),
+        }
     return report

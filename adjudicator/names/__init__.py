@@ -3,6 +3,12 @@
 ``classic_names().place("Moscoq")`` resolves to "Russia", marked corrected (a typo the caller
 should warn about); ``classic_names().unit_count("10 ing")`` is ten infantry; "E.US" is East
 US as written, never West US (IAAPA Error Correction VI).
+
+Powers and technologies are written one way in everything the league records (a ledger
+entry, a position, a turn report): :func:`power_label` ("USSR", "Germany", "UK", "Japan",
+"USA") and :func:`technology_label` ("Jet Power", ..., "Heavy Bombers"). Every other
+spelling a player or an older record uses ("Russia", "Russians", "HBMB") is read through
+:func:`power_names` and :func:`technology_names`.
 """
 
 from __future__ import annotations
@@ -22,28 +28,86 @@ from adjudicator.names.resolver import (
     NameResolutionError,
     NameTable,
     Resolution,
+    T,
     UnknownName,
     normalise,
 )
 from adjudicator.powers import Power
+from adjudicator.units import Technology
 
 POWER_ALIASES: dict[Power, tuple[str, ...]] = {
     Power.USSR: ("USSR", "Russia", "Russians", "Soviet Union", "Soviets", "Sov", "R", "Rus"),
     Power.GERMANY: ("Germany", "Germans", "German", "G", "Ger"),
-    Power.UK: ("UK", "U.K.", "Britain", "British", "Great Britain", "England"),
+    Power.UK: (
+        "UK",
+        "U.K.",
+        "United Kingdom",
+        "Britain",
+        "British",
+        "Great Britain",
+        "England",
+    ),
     Power.JAPAN: ("Japan", "Japanese", "J", "Jap", "Jpn"),
     Power.USA: ("USA", "US", "U.S.", "America", "Americans", "American", "United States"),
 }
-"""How players name the five powers ("UK 30/$32", "Total UK v. Germany")."""
+"""How players name the five powers ("UK 30/$32", "Total UK v. Germany"); the first name of
+each is the league's own (:func:`power_label`)."""
+
+TECHNOLOGY_ALIASES: dict[Technology, tuple[str, ...]] = {
+    Technology.JET_POWER: ("Jet Power", "Jets", "Jet Fighters", "JFTR"),
+    Technology.ROCKETS: ("Rockets", "Rocket", "RKT"),
+    Technology.SUPER_SUBS: ("Super Subs", "Super Sub", "SS"),
+    Technology.LONG_RANGE_AIRCRAFT: ("Long Range Aircraft", "Long Range", "LRA", "LR"),
+    Technology.INDUSTRIAL_TECHNOLOGY: (
+        "Industrial Technology",
+        "Industrial Tech",
+        "Industrial",
+        "Ind Tech",
+        "IT",
+    ),
+    Technology.HEAVY_BOMBERS: ("Heavy Bombers", "Heavy Bomber", "HBMB"),
+}
+"""How players name the six weapons developments; the first name of each is the tech
+chart's (:func:`technology_label`). Only technologies are meant here, so "SS" is Super Subs,
+not the submarine the IAAPA Abbreviations also let it stand for."""
 
 _COUNT = re.compile(r"\s*(\S+)\s+(.+?)\s*$")
 
 
+def power_label(power: Power) -> str:
+    """The league's name of ``power``, as a ledger entry, a position and a turn report
+    write it: "USSR", "Germany", "UK", "Japan", "USA"."""
+    return POWER_ALIASES[power][0]
+
+
+def technology_label(technology: Technology) -> str:
+    """The tech chart's name of ``technology``: "Jet Power", ..., "Heavy Bombers"."""
+    return TECHNOLOGY_ALIASES[technology][0]
+
+
+@functools.cache
 def power_names() -> NameTable[Power]:
-    """A resolver for the five powers."""
+    """A resolver for the five powers (every alias, the TripleA player names too)."""
     entries = [(alias, p) for p, aliases in POWER_ALIASES.items() for alias in aliases]
     entries += [(p.triplea_name, p) for p in Power]
     return NameTable("power", entries, lambda p: p.name)
+
+
+@functools.cache
+def technology_names() -> NameTable[Technology]:
+    """A resolver for the six technologies (the enum's names too: "HEAVY_BOMBERS")."""
+    entries = [(alias, t) for t, aliases in TECHNOLOGY_ALIASES.items() for alias in aliases]
+    entries += [(t.name, t) for t in Technology]
+    return NameTable("technology", entries, technology_label, plurals=True)
+
+
+def exactly(table: NameTable[T], written: str) -> T:
+    """What ``written`` names in ``table``, taken only as written: a request to the dice
+    server is refused rather than corrected (UnknownName, AmbiguousName otherwise)."""
+    found = table.resolve(written)
+    if found.corrected:
+        raise UnknownName(written, table.kind, f"did you mean {found.label}?")
+    return found.value
 
 
 @dataclass(frozen=True)
@@ -77,9 +141,11 @@ class Names:
         number, word = m.groups()
         if not number.isdecimal():
             raise UnknownName(
-                written, "count and unit",
+                written,
+                "count and unit",
                 f"{number!r} is not a number, and a number is never a typographical error "
-                "(IAAPA Error Correction VI)")
+                "(IAAPA Error Correction VI)",
+            )
         return int(number), self.unit(word)
 
 
@@ -97,6 +163,7 @@ def classic_names() -> Names:
 __all__ = [
     "IAAPA_ABBREVIATIONS",
     "POWER_ALIASES",
+    "TECHNOLOGY_ALIASES",
     "AmbiguousName",
     "Match",
     "NameResolutionError",
@@ -107,7 +174,11 @@ __all__ = [
     "Term",
     "UnknownName",
     "classic_names",
+    "exactly",
     "names_for",
     "normalise",
+    "power_label",
     "power_names",
+    "technology_label",
+    "technology_names",
 ]

@@ -86,7 +86,8 @@ class _Tiers:
 
 
 def place_entries(
-    board: Board, aliases: Mapping[str, Iterable[str]] | None = None,
+    board: Board,
+    aliases: Mapping[str, Iterable[str]] | None = None,
 ) -> list[tuple[str, str]]:
     """Every (alias, canonical name) pair for ``board``'s spaces, tiered as described above."""
     aliases = aliases or {}
@@ -144,18 +145,23 @@ def canal_refusals(board: Board) -> dict[str, str]:
     refusals = {}
     for canal in board.canals:
         zones = " or ".join(sorted(canal.sea_zones))
-        reason = (f"the {canal.name} is not a sea zone and no unit can be located in it "
-                  f"(IAAPA Rules Clarifications, GEOGRAPHY); name the sea zone: {zones}")
+        reason = (
+            f"the {canal.name} is not a sea zone and no unit can be located in it "
+            f"(IAAPA Rules Clarifications, GEOGRAPHY); name the sea zone: {zones}"
+        )
         refusals[canal.name] = reason
         refusals[f"{canal.name} Zone"] = reason
     return refusals
 
 
 def place_names(
-    board: Board, aliases: Mapping[str, Iterable[str]] | None = None,
+    board: Board,
+    aliases: Mapping[str, Iterable[str]] | None = None,
 ) -> NameTable[str]:
     """A resolver for ``board``'s territories and sea zones (canonical name as the value)."""
     return NameTable(
-        "territory or sea zone", place_entries(board, aliases), lambda name: name,
+        "territory or sea zone",
+        place_entries(board, aliases),
+        lambda name: name,
         refusals=canal_refusals(board),
     )

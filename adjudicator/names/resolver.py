@@ -102,8 +102,10 @@ class Resolution(Generic[T]):
         """The notice for a corrected typo, or None for an exact match."""
         if not self.corrected:
             return None
-        return (f"read {self.written!r} as {self.alias!r} ({self.label}): a simple "
-                f"misspelling is not an error ({RULE})")
+        return (
+            f"read {self.written!r} as {self.alias!r} ({self.label}): a simple "
+            f"misspelling is not an error ({RULE})"
+        )
 
 
 class NameResolutionError(ValueError):
@@ -134,9 +136,11 @@ class AmbiguousName(NameResolutionError):
     def __init__(self, written: str, kind: str, candidates: Iterable[str]) -> None:
         self.candidates = tuple(sorted(set(candidates)))
         super().__init__(
-            written, kind,
+            written,
+            kind,
             f"{written!r} could be any {kind} of: {', '.join(self.candidates)}; "
-            f"write the name in full ({RULE}: the correct word must be readily decipherable)")
+            f"write the name in full ({RULE}: the correct word must be readily decipherable)",
+        )
 
 
 @dataclass(frozen=True)
@@ -200,8 +204,10 @@ class NameTable(Generic[T]):
             return self._one(written, exact, Match.EXACT)
         if not key or any(c.isdigit() for c in key):
             raise UnknownName(
-                written, self.kind,
-                f"a number is never a typographical error ({RULE})" if key else "it is blank")
+                written,
+                self.kind,
+                f"a number is never a typographical error ({RULE})" if key else "it is blank",
+            )
         if key not in self._cache:
             self._cache[key] = self._nearest(key)
         hits = self._cache[key]
@@ -241,7 +247,9 @@ class NameTable(Generic[T]):
     def _one(self, written: str, hits: tuple[_Hit[T], ...], match: Match) -> Resolution[T]:
         if len(hits) > 1:
             raise AmbiguousName(
-                written, self.kind, (f"{self._label(h.value)} ({h.alias})" for h in hits))
+                written, self.kind, (f"{self._label(h.value)} ({h.alias})" for h in hits)
+            )
         hit = hits[0]
-        return Resolution(written, hit.value, self._label(hit.value), hit.alias, match,
-                          hit.distance)
+        return Resolution(
+            written, hit.value, self._label(hit.value), hit.alias, match, hit.distance
+        )

@@ -28,15 +28,20 @@ read is an ``error``. Greetings, sign-offs, quoted replies (``>`` lines, "On ...
 blocks) and signatures (after "-- ") are not orders.
 
 Two modes, as python-chess reads PGN: ``parse(text)`` is lenient and returns the
-:class:`Turn` with every :class:`Diagnostic`; ``parse(text, strict=True)`` raises the first
-error as a :class:`NotationError` (a ``ValueError``: :class:`UnreadableOrderError`,
-:class:`UnknownNameError`, :class:`AmbiguousNameError`) carrying its line. :func:`report`
-gives the versioned JSON object (format in :mod:`adjudicator.notation.jsonreport`) and
-:func:`render_text` its human form.
+:class:`Turn` with every :class:`~adjudicator.diagnostics.Diagnostic`;
+``parse(text, strict=True)`` raises the first error as a :class:`NotationError` (a
+``ValueError``: :class:`UnreadableOrderError`, :class:`UnknownNameError`,
+:class:`AmbiguousNameError`) carrying its line. :func:`report` gives the versioned JSON object
+(format in :mod:`adjudicator.notation.jsonreport`) and :func:`render_report` its human form.
+
+Units are counted as :class:`adjudicator.units.Units` and diagnostics are
+:mod:`adjudicator.diagnostics` values; ``Units``, ``Diagnostic`` and ``Severity`` are
+re-exported here (the same objects) because a :class:`Turn` is made of them.
 """
 
 from __future__ import annotations
 
+from adjudicator.diagnostics import Diagnostic, Severity
 from adjudicator.notation.errors import (
     AmbiguousNameError,
     NotationError,
@@ -47,35 +52,34 @@ from adjudicator.notation.jsonreport import REPORT_VERSION, report, turn_report
 from adjudicator.notation.model import (
     Battle,
     BattleKind,
-    BattleResult,
+    CombatOutcome,
+    CombatResult,
     Count,
-    Diagnostic,
     LossEntry,
     MapEntry,
     Move,
     Origin,
-    Outcome,
     Placement,
     Purchase,
     Retreat,
-    Severity,
     SpecialOrderOfLoss,
     SubWithdrawal,
     TechResult,
     Total,
     Turn,
     TurnKind,
-    Units,
 )
 from adjudicator.notation.parser import parse
-from adjudicator.notation.render import render_text
+from adjudicator.notation.render import render_report
+from adjudicator.units import Units
 
 __all__ = [
     "REPORT_VERSION",
     "AmbiguousNameError",
     "Battle",
     "BattleKind",
-    "BattleResult",
+    "CombatOutcome",
+    "CombatResult",
     "Count",
     "Diagnostic",
     "LossEntry",
@@ -83,7 +87,6 @@ __all__ = [
     "Move",
     "NotationError",
     "Origin",
-    "Outcome",
     "Placement",
     "Purchase",
     "Retreat",
@@ -98,7 +101,7 @@ __all__ = [
     "UnknownNameError",
     "UnreadableOrderError",
     "parse",
-    "render_text",
+    "render_report",
     "report",
     "turn_report",
 ]

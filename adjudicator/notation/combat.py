@@ -19,12 +19,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from adjudicator.diagnostics import Rule
 from adjudicator.names import NameResolutionError
-from adjudicator.notation.errors import CDE, PRECOMBAT
-from adjudicator.notation.model import Battle, BattleKind, Origin, Total, Units
+from adjudicator.notation.model import Battle, BattleKind, Origin, Total
 from adjudicator.notation.reading import Reader, has_digit, tokenize
 from adjudicator.notation.routes import Route
 from adjudicator.powers import Power
+from adjudicator.units import Units
 
 BATTLE_HEADER = re.compile(
     r"""^[\s*=\-]*(?:
@@ -33,20 +34,23 @@ BATTLE_HEADER = re.compile(
         (?:\#|no\.?|number)?\s*(?P<n1>\d{1,3})
       | \#\s*(?P<n2>\d{1,3})
     )(?:\s*[-:.)–—=]+\s*|\s+(?:on|in|at|against)\s+|\s+|$)(?P<rest>.*)$""",
-    re.IGNORECASE | re.VERBOSE)
+    re.IGNORECASE | re.VERBOSE,
+)
 """'Attack #1 - W Europe (10 INF, AA)', '#2 Baltic SZ', 'Battle 3: Finland WI'."""
 
 _WALK_MARK = re.compile(r"\bWI\b|\bwalk[\s-]?ins?\b|\bMT\b|\bempty\b", re.IGNORECASE)
 _RAID_MARK = re.compile(r"\bSBR\b|\bbombing\s+raid\b|\braid\b", re.IGNORECASE)
 _NOISE = re.compile(r"\bamphib\w*(?:\s+assault)?\b|\bvs?\.?$", re.IGNORECASE)
 _TERRITORY_END = re.compile(
-    r"\(|:|\s[-–—]+\s|\s(?:v|vs|versus|against)\.?\s|\s(?:w/|with)\s|\s(?=\d)",
-    re.IGNORECASE)
+    r"\(|:|\s[-–—]+\s|\s(?:v|vs|versus|against)\.?\s|\s(?:w/|with)\s|\s(?=\d)", re.IGNORECASE
+)
 _UNLISTED = re.compile(r"^\W*(?:\?+|unknown|tbd|n/?a)?\W*$", re.IGNORECASE)
 _DEFENCE_PREFIX = re.compile(
     r"^\s*(?:def(?:enders|ender|ending|ended\s+by)?\.?|defended\s+by|vs?\.?|versus|"
     r"(?:ussr|russia|germany|german|ger|uk|british|japan|jap|usa|us|american|[rgj])\b)"
-    r"\s*[:\-]?\s*", re.IGNORECASE)
+    r"\s*[:\-]?\s*",
+    re.IGNORECASE,
+)
 _PAREN = re.compile(r"[(\[]([^)\]]*)[)\]]?")
 _TOTAL = re.compile(r"^\s*totals?\b[\s:.\-]*(?P<rest>.*)$", re.IGNORECASE)
 _TOTAL_SEP = re.compile(r"\s*(?:-{2,}|—|–|:|=|\s-\s)\s*")
@@ -68,8 +72,15 @@ class Draft:
     """Read from a move's destination, not from a header."""
 
     def freeze(self) -> Battle:
-        return Battle(self.number, self.territory, self.line, self.kind, self.defender,
-                      tuple(self.origins), self.total)
+        return Battle(
+            self.number,
+            self.territory,
+            self.line,
+            self.kind,
+            self.defender,
+            tuple(self.origins),
+            self.total,
+        )
 
 
 def _defenders(reader: Reader, line: int, text: str) -> tuple[Units | None, bool]:
@@ -81,13 +92,17 @@ def _defenders(reader: Reader, line: int, text: str) -> tuple[Units | None, bool
         return None, False
     toks = tokenize(inside)
     errors = reader.errors_on(line)
-    units, stop, empty = reader.units(line, toks, 0, len(toks), PRECOMBAT)
-    rest = inside[toks[stop].start:] if stop < len(toks) else ""
+    units, stop, empty = reader.units(line, toks, 0, len(toks), Rule.PRECOMBAT)
+    rest = inside[toks[stop].start :] if stop < len(toks) else ""
     left = _NOISE.sub("", _RAID_MARK.sub("", _WALK_MARK.sub("", rest)))
     if any(ch.isalnum() for ch in left) and reader.errors_on(line) == errors:
-        reader.error(line, PRECOMBAT, f"could not read {rest.strip()!r} among the defenders",
-                     "list the defenders as counts and units, e.g. (10 INF, AA), and each "
-                     "attacking origin on a line of its own")
+        reader.error(
+            line,
+            Rule.PRECOMBAT,
+            f"could not read {rest.strip()!r} among the defenders",
+            "list the defenders as counts and units, e.g. (10 INF, AA), and each "
+            "attacking origin on a line of its own",
+        )
     return (units if units or empty else None), empty
 
 
@@ -114,23 +129,32 @@ class CombatReader:
         if keyword in ("sbr", "raid") or "bombing" in keyword or _RAID_MARK.search(rest):
             kind = BattleKind.RAID
         end = _TERRITORY_END.search(rest)
-        written = rest[:end.start()] if end else rest
+        written = rest[: end.start()] if end else rest
         written = _NOISE.sub("", _RAID_MARK.sub("", _WALK_MARK.sub("", written))).strip(" -:")
-        tail = rest[end.start():] if end else ""
+        tail = rest[end.start() :] if end else ""
         territory = None
         if written:
-            territory = self.reader.place(line, written, PRECOMBAT)
+            territory = self.reader.place(line, written, Rule.PRECOMBAT)
         else:
-            self.reader.error(line, PRECOMBAT, f"battle #{number} names no territory",
-                              f"write the battle's place: Attack #{number} - <territory>")
+            self.reader.error(
+                line,
+                Rule.PRECOMBAT,
+                f"battle #{number} names no territory",
+                f"write the battle's place: Attack #{number} - <territory>",
+            )
         defender, empty = _defenders(self.reader, line, tail) if tail.strip() else (None, False)
         if empty and kind is BattleKind.BATTLE:
             kind = BattleKind.WALK_IN
         if kind is BattleKind.WALK_IN and defender is None:
             defender = Units()
         if any(d.number == number for d in self.drafts):
-            self.reader.warning(line, PRECOMBAT, f"battle #{number} is declared twice",
-                                "number each battle once", "duplicate-battle")
+            self.reader.warning(
+                line,
+                Rule.PRECOMBAT,
+                f"battle #{number} is declared twice",
+                "number each battle once",
+                "duplicate-battle",
+            )
         self.current = Draft(number, territory, line, kind, defender)
         self.drafts.append(self.current)
 
@@ -142,91 +166,135 @@ class CombatReader:
             return False
         if self.current is None:
             if in_combat:
-                self.reader.error(line, PRECOMBAT, "a Total line with no battle above it",
-                                  "put the Total line under its battle's header", "no-battle")
+                self.reader.error(
+                    line,
+                    Rule.PRECOMBAT,
+                    "a Total line with no battle above it",
+                    "put the Total line under its battle's header",
+                    "no-battle",
+                )
             return in_combat
         rest = m.group("rest")
         powers: list[Power] = []
         sep = _TOTAL_SEP.search(rest)
-        if sep is not None and not has_digit(rest[:sep.start()]):
-            for written in _VERSUS.split(f" {rest[:sep.start()]} "):
+        if sep is not None and not has_digit(rest[: sep.start()]):
+            for written in _VERSUS.split(f" {rest[: sep.start()]} "):
                 if written.strip():
                     try:
                         powers.append(self.reader.names.power(written.strip()).value)
                     except NameResolutionError:
                         pass
-            rest = rest[sep.end():]
+            rest = rest[sep.end() :]
         sides = _VERSUS.split(f" {rest} ", maxsplit=1)
         attack_toks = tokenize(sides[0])
         errors = self.reader.errors_on(line)
-        attacker, stop, _ = self.reader.units(line, attack_toks, 0, len(attack_toks), PRECOMBAT)
+        attacker, stop, _ = self.reader.units(
+            line, attack_toks, 0, len(attack_toks), Rule.PRECOMBAT
+        )
         left = " ".join(t.text for t in attack_toks[stop:])
         if has_digit(left) and self.reader.errors_on(line) == errors:
-            self.reader.error(line, PRECOMBAT, f"could not read {left!r} in the Total line",
-                              "write the Total as: Total UK v. Germany --- 8 INF, 1 ARM v. "
-                              "10 INF, AA")
+            self.reader.error(
+                line,
+                Rule.PRECOMBAT,
+                f"could not read {left!r} in the Total line",
+                "write the Total as: Total UK v. Germany --- 8 INF, 1 ARM v. 10 INF, AA",
+            )
         defender = None
         if len(sides) > 1:
             defender, _ = _defenders(self.reader, line, sides[1])
-        self.current.total = Total(line, attacker, defender,
-                                   powers[0] if powers else None,
-                                   powers[1] if len(powers) > 1 else None)
+        self.current.total = Total(
+            line,
+            attacker,
+            defender,
+            powers[0] if powers else None,
+            powers[1] if len(powers) > 1 else None,
+        )
         return True
 
     def move(self, line: int, route: Route) -> None:
         """An origin line (or a walk-in line) under the current battle."""
         target = route.destination
         battle = self.current
-        if route.walk_in and target is not None and (
-                battle is None or battle.territory != target):
+        if route.walk_in and target is not None and (battle is None or battle.territory != target):
             battle = self._implicit(line, target, BattleKind.WALK_IN)
-        elif (battle is not None and battle.implicit and target is not None
-              and target != battle.territory):
+        elif (
+            battle is not None
+            and battle.implicit
+            and target is not None
+            and target != battle.territory
+        ):
             battle = self._implicit(line, target, BattleKind.BATTLE)
         elif battle is None:
             if target is None:
                 self.reader.error(
-                    line, PRECOMBAT, "attacking units with no battle to join",
-                    "head each attack: Attack #1 - <territory> (<defenders>)", "no-battle")
+                    line,
+                    Rule.PRECOMBAT,
+                    "attacking units with no battle to join",
+                    "head each attack: Attack #1 - <territory> (<defenders>)",
+                    "no-battle",
+                )
                 return
             battle = self._implicit(line, target, BattleKind.BATTLE)
         path = list(route.path)
         if battle.territory is not None and path and path[-1] == battle.territory:
             path.pop()
-        elif (target is not None and battle.territory is not None
-              and not self.is_sea(target) and target not in route.path[:-1]):
+        elif (
+            target is not None
+            and battle.territory is not None
+            and not self.is_sea(target)
+            and target not in route.path[:-1]
+        ):
             self.reader.warning(
-                line, PRECOMBAT,
-                f"these units go to {target}, but battle #{battle.number} is in "
-                f"{battle.territory}",
+                line,
+                Rule.PRECOMBAT,
+                f"these units go to {target}, but battle #{battle.number} is in {battle.territory}",
                 f"move the line under the battle in {target}, or correct the place",
-                "destination-mismatch")
+                "destination-mismatch",
+            )
         for place, units in route.origins:
             if not units:
                 if self.reader.errors_on(line) == 0:
-                    self.reader.error(line, PRECOMBAT,
-                                      f"no attacking units are listed from {place or 'here'}",
-                                      'list the units after the origin: "Kar 2 FTR"', "no-units")
+                    self.reader.error(
+                        line,
+                        Rule.PRECOMBAT,
+                        f"no attacking units are listed from {place or 'here'}",
+                        'list the units after the origin: "Kar 2 FTR"',
+                        "no-units",
+                    )
                 continue
             if place is None and not route.named_origin:
                 self.reader.warning(
-                    line, CDE, f"the units {units} for battle #{battle.number} have no "
+                    line,
+                    Rule.CDE,
+                    f"the units {units} for battle #{battle.number} have no "
                     "territory or sea zone of origin",
                     "Error Correction II: list the origin of every attacking unit, e.g. "
-                    '"Kar 2 FTR"', "missing-origin")
-            battle.origins.append(Origin(line, place, units, tuple(path), route.transports,
-                                         route.lands))
+                    '"Kar 2 FTR"',
+                    "missing-origin",
+                )
+            battle.origins.append(
+                Origin(line, place, units, tuple(path), route.transports, route.lands)
+            )
 
     def _implicit(self, line: int, territory: str, kind: BattleKind) -> Draft:
         for draft in self.drafts:
             if draft.territory == territory and draft.kind is kind:
                 return draft
-        draft = Draft(self._next_number(), territory, line, kind,
-                      Units() if kind is BattleKind.WALK_IN else None, implicit=True)
-        self.reader.info(line, PRECOMBAT,
-                         f"the {kind.value} in {territory} has no header; read as "
-                         f"battle #{draft.number}",
-                         f"head it: Attack #{draft.number} - {territory}", "implicit-battle")
+        draft = Draft(
+            self._next_number(),
+            territory,
+            line,
+            kind,
+            Units() if kind is BattleKind.WALK_IN else None,
+            implicit=True,
+        )
+        self.reader.info(
+            line,
+            Rule.PRECOMBAT,
+            f"the {kind.value} in {territory} has no header; read as battle #{draft.number}",
+            f"head it: Attack #{draft.number} - {territory}",
+            "implicit-battle",
+        )
         self.drafts.append(draft)
         if kind is BattleKind.BATTLE:
             self.current = draft
@@ -242,33 +310,50 @@ class CombatReader:
     def _check(self, battle: Battle) -> None:
         n, r = battle.number, self.reader
         if not battle.attacker:
-            r.warning(battle.line, PRECOMBAT, f"battle #{n} lists no attacking units",
-                      "list each attacking unit under the battle with its origin: "
-                      '"Kar 2 FTR"', "no-attackers")
+            r.warning(
+                battle.line,
+                Rule.PRECOMBAT,
+                f"battle #{n} lists no attacking units",
+                'list each attacking unit under the battle with its origin: "Kar 2 FTR"',
+                "no-attackers",
+            )
             return
         total = battle.total
         if not battle.origins and total is not None:
-            r.warning(total.line, CDE,
-                      f"battle #{n} gives only a Total line: the origin of each attacking "
-                      "unit is not listed",
-                      'list each origin above the Total line, e.g. "UK 8 INF on UK SZ 4 TRN"',
-                      "missing-origin")
+            r.warning(
+                total.line,
+                Rule.CDE,
+                f"battle #{n} gives only a Total line: the origin of each attacking "
+                "unit is not listed",
+                'list each origin above the Total line, e.g. "UK 8 INF on UK SZ 4 TRN"',
+                "missing-origin",
+            )
         if total is not None and battle.origins and total.attacker != battle.attacker:
-            r.warning(total.line, CDE,
-                      f"battle #{n}: the Total line lists {total.attacker} attacking, but the "
-                      f"origins add up to {battle.attacker}",
-                      "correct the Total line or the origins before rolling: a wrong attacker "
-                      "count voids the battle (Error Correction II)", "total-mismatch")
-        if (total is not None and total.defender is not None and battle.defender is not None
-                and total.defender != battle.defender):
-            r.warning(total.line, CDE,
-                      f"battle #{n}: the header lists {battle.defender} defending, but the "
-                      f"Total line lists {total.defender}",
-                      "listed defenders must be 100% correct (Error Correction II.3)",
-                      "defender-mismatch")
+            r.warning(
+                total.line,
+                Rule.CDE,
+                f"battle #{n}: the Total line lists {total.attacker} attacking, but the "
+                f"origins add up to {battle.attacker}",
+                "correct the Total line or the origins before rolling: a wrong attacker "
+                "count voids the battle (Error Correction II)",
+                "total-mismatch",
+            )
+        if (
+            total is not None
+            and total.defender is not None
+            and battle.defender is not None
+            and total.defender != battle.defender
+        ):
+            r.warning(
+                total.line,
+                Rule.CDE,
+                f"battle #{n}: the header lists {battle.defender} defending, but the "
+                f"Total line lists {total.defender}",
+                "listed defenders must be 100% correct (Error Correction II.3)",
+                "defender-mismatch",
+            )
 
 
 def is_battle_header(text: str) -> re.Match[str] | None:
     """The battle-header match of ``text``, if it is one."""
     return BATTLE_HEADER.match(text)
-

@@ -10,23 +10,42 @@ from __future__ import annotations
 
 import re
 
-from adjudicator.notation.errors import ABBREVIATIONS, PRECOMBAT, TECH
-from adjudicator.notation.model import Purchase, TechResult, Units
+from adjudicator.diagnostics import Rule
+from adjudicator.notation.model import Purchase, TechResult
 from adjudicator.notation.reading import MONEY, NUM, WORD, Reader, Token, has_digit
-from adjudicator.units import Technology
+from adjudicator.units import Technology, Units
 
 TECH_DIE_COST = 5
 """IPCs per research die [W6; SPEC p.10-11; TA techCost=5]."""
 
-_NO_TECH = re.compile(r"^\W*(?:no(?:ne)?|nothing|n/?a|skip(?:ped)?|-)\W*$|"
-                      r"\bno\s+(?:tech|research|rolls?|dice|breakthroughs?)\b",
-                      re.IGNORECASE)
+_NO_TECH = re.compile(
+    r"^\W*(?:no(?:ne)?|nothing|n/?a|skip(?:ped)?|-)\W*$|"
+    r"\bno\s+(?:tech|research|rolls?|dice|breakthroughs?)\b",
+    re.IGNORECASE,
+)
 _DICE_WORDS = frozenset({"dice", "die", "rolls", "roll", "tech", "research"})
-_REMAINING = frozenset({"left", "saved", "save", "saving", "remaining", "remain", "bank",
-                        "banked", "carry", "unspent", "over", "leftover"})
+_REMAINING = frozenset(
+    {
+        "left",
+        "saved",
+        "save",
+        "saving",
+        "remaining",
+        "remain",
+        "bank",
+        "banked",
+        "carry",
+        "unspent",
+        "over",
+        "leftover",
+    }
+)
 _IPC_WORDS = frozenset({"ipc", "ipcs"})
-_NOTHING = re.compile(r"^\W*(?:no(?:ne)?|nothing|n/?a|-)\W*$|\bno\s+(?:purchases?|buys?|builds?)\b"
-                      r"|\bnothing\b|\bsav(?:e|ing)\s+(?:all|everything)\b", re.IGNORECASE)
+_NOTHING = re.compile(
+    r"^\W*(?:no(?:ne)?|nothing|n/?a|-)\W*$|\bno\s+(?:purchases?|buys?|builds?)\b"
+    r"|\bnothing\b|\bsav(?:e|ing)\s+(?:all|everything)\b",
+    re.IGNORECASE,
+)
 _CLAUSE_ENDS = frozenset({",", ";", "(", ")", "[", "]"})
 
 
@@ -39,9 +58,13 @@ def tech(reader: Reader, line: int, toks: list[Token], text: str) -> TechResult 
     dice = _dice(toks)
     if dice is None and not found:
         if has_digit(text):
-            reader.error(line, TECH, f"could not read the tech result {text.strip()!r}",
-                         'write the dice bought and any breakthrough: "Tech: 2 dice, '
-                         'Jet Power" or "Tech: none"')
+            reader.error(
+                line,
+                Rule.TECH_ROLLS,
+                f"could not read the tech result {text.strip()!r}",
+                'write the dice bought and any breakthrough: "Tech: 2 dice, '
+                'Jet Power" or "Tech: none"',
+            )
         return None
     return TechResult(line, dice, found)
 
@@ -51,7 +74,7 @@ def _technologies(reader: Reader, toks: list[Token]) -> tuple[Technology, ...]:
     i = 0
     while i < len(toks):
         for n in (3, 2, 1):
-            words = toks[i:i + n]
+            words = toks[i : i + n]
             if len(words) < n or any(t.kind != WORD for t in words):
                 continue
             if n == 1 and len(words[0].text) <= 2 and not words[0].text.isupper():
@@ -96,7 +119,7 @@ def purchase(reader: Reader, line: int, toks: list[Token], text: str) -> Purchas
                 spent = tok.value
             i += 2 if tok.kind == NUM else 1
         elif reader.unit_start(toks, i, n):
-            more, i, _ = reader.units(line, toks, i, n, ABBREVIATIONS)
+            more, i, _ = reader.units(line, toks, i, n, Rule.ABBREVIATIONS)
             units = units + more
             if reader.errors_on(line) > errors:
                 return None
@@ -108,8 +131,12 @@ def purchase(reader: Reader, line: int, toks: list[Token], text: str) -> Purchas
             i += 1
     if not units and not _NOTHING.search(text) and spent is None and remaining is None:
         if has_digit(text):
-            reader.error(line, PRECOMBAT, f"could not read the purchase {text.strip()!r}",
-                         'write counts and units: "3 INF, 1 ARM, 1 TRN"')
+            reader.error(
+                line,
+                Rule.PRECOMBAT,
+                f"could not read the purchase {text.strip()!r}",
+                'write counts and units: "3 INF, 1 ARM, 1 TRN"',
+            )
         return None
     return Purchase(line, units, spent, remaining)
 

@@ -1,28 +1,18 @@
-"""The rules a diagnostic cites, and the exceptions the strict parser raises.
+"""The exceptions the strict parser raises.
 
 Like python-chess's ``InvalidMoveError`` / ``AmbiguousMoveError``, each exception is a
 ``ValueError`` subclass saying precisely what could not be read; it carries the
-:class:`~adjudicator.notation.model.Diagnostic` (line, rule, message, suggestion).
+:class:`~adjudicator.diagnostics.Diagnostic` (line, rule, message, suggestion). The rules a
+diagnostic cites are :class:`adjudicator.diagnostics.Rule`.
 """
 
 from __future__ import annotations
 
-from adjudicator.notation.model import Diagnostic
+from adjudicator.diagnostics import Diagnostic
 
-PROCEDURES = "IAAPA Declaration and Battle Resolution Procedures"
-PRECOMBAT = f"{PROCEDURES}, Precombat"
-POST_COMBAT = f"{PROCEDURES}, Post Combat Orders"
-SPECIAL_ORDERS = f"{PROCEDURES}, Amendments and Special Orders"
-CDE = "IAAPA Error Correction II"
-TECH = "IAAPA Error Correction IV"
-TYPO = "IAAPA Error Correction VI"
-ABBREVIATIONS = "IAAPA Abbreviations"
-ORDERS_OF_LOSS = "IAAPA Rules Clarifications, Orders of Loss"
-SUB_WITHDRAWAL = "IAAPA Rules Clarifications, Sub Withdrawal"
-RETREATS = "IAAPA Rules Clarifications, Retreats"
-
-COUNT_RULE_TEXT = ("Please use units to distinguish between territory count and IPC count, "
-                   "i.e. UK 30/$32")
+COUNT_RULE_TEXT = (
+    "Please use units to distinguish between territory count and IPC count, i.e. UK 30/$32"
+)
 """IAAPA Post Combat Orders, quoted in the count diagnostics."""
 
 
@@ -30,8 +20,10 @@ class NotationError(ValueError):
     """A turn email has a line that cannot be read (raised by the strict parser)."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(f"line {diagnostic.line}: {diagnostic.message} "
-                         f"({diagnostic.rule}); {diagnostic.suggestion}")
+        super().__init__(
+            f"line {diagnostic.line}: {diagnostic.message} "
+            f"({diagnostic.citation}); {diagnostic.suggestion}"
+        )
         self.diagnostic = diagnostic
 
     @property

@@ -1,7 +1,7 @@
 """The turn-check report: a parsed turn as a versioned JSON object.
 
 ``pbem turn check FILE [--json]`` prints :func:`report` (as JSON) or its text form
-(:func:`adjudicator.notation.render.render_text`).
+(:func:`adjudicator.notation.render.render_report`).
 The object holds integers, strings, lists and objects only: no floats, booleans or nulls;
 an absent value is an absent key (a flag is 0 or 1, as in the ledger). Lists are always
 present, in the order the email gives them. Places are the board's canonical names
@@ -42,7 +42,12 @@ Version 1::
 zone, the zone they sail to, a blitz route. ``line`` numbers are 1-based lines of the email
 as received (quoted lines counted); a diagnostic's line 0 means the email as a whole.
 
-A diagnostic's ``code`` is stable (messages may be reworded). Errors (part of the turn not
+A diagnostic's ``rule`` cites the rule book as the whole engine does
+(:class:`adjudicator.diagnostics.Rule`: "IAAPA <part>: <heading>", e.g. "IAAPA Declaration
+and Battle Resolution Procedures: Post Combat Orders"); a citation's wording, like a message's,
+is for people and not part of the format (version 1 printed "<part>, <heading>" until the
+engine's citations were made one). A diagnostic's ``code`` is stable (messages may be
+reworded). Errors (part of the turn not
 read): unknown-name, ambiguous-name, bad-number ("1O inf"), unreadable, no-battle,
 no-units, no-place, no-destination, count-units (both numbers in $). Warnings (read, but
 look): typo (a corrected misspelling), count-units ("UK 30/32"), total-mismatch,
@@ -66,19 +71,16 @@ Example (the rule book's Precombat example, battle #1 only)::
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
+from adjudicator.diagnostics import Diagnostic, Severity
 from adjudicator.names import POWER_ALIASES, Names
-from adjudicator.notation.model import (
-    Battle,
-    Origin,
-    Severity,
-    Total,
-    Turn,
-    Units,
-)
+from adjudicator.notation.model import Battle, Origin, Total, Turn
 from adjudicator.notation.parser import parse
 from adjudicator.powers import Power
+from adjudicator.units import Units
 
 REPORT_VERSION = 1
 """Bumped whenever a key changes meaning or disappears (adding a key is compatible)."""
@@ -99,17 +101,17 @@ def _put(obj: Report, key: str, value: object) -> None:
 def _origin(origin: Origin) -> Report:
     obj: Report = {"line": origin.line}
     _put(obj, "from", origin.place)
-    obj["units"] = origin.units.as_dict()
+    obj["units"] = origin.units.to_json()
     _put(obj, "via", list(origin.via))
-    _put(obj, "transports", origin.transports.as_dict())
+    _put(obj, "transports", origin.transports.to_json())
     _put(obj, "land", origin.lands)
     return obj
 
 
 def _total(total: Total) -> Report:
-    obj: Report = {"line": total.line, "attacker": total.attacker.as_dict()}
+    obj: Report = {"line": total.line, "attacker": total.attacker.to_json()}
     if total.defender is not None:
-        obj["defender"] = total.defender.as_dict()
+        obj["defender"] = total.defender.to_json()
     _put(obj, "attacking_power", total.attacking_power and power_name(total.attacking_power))
     _put(obj, "defending_power", total.defending_power and power_name(total.defending_power))
     return obj
@@ -118,10 +120,10 @@ def _total(total: Total) -> Report:
 def _battle(battle: Battle) -> Report:
     obj: Report = {"number": battle.number}
     _put(obj, "territory", battle.territory)
-    obj.update(line=battle.line, kind=battle.kind.value, attacker=battle.attacker.as_dict())
+    obj.update(line=battle.line, kind=battle.kind.value, attacker=battle.attacker.to_json())
     defenders = battle.defenders
     if defenders is not None:
-        obj["defender"] = defenders.as_dict()
+        obj["defender"] = defenders.to_json()
     obj["origins"] = [_origin(o) for o in battle.origins]
     if battle.total is not None:
         obj["total"] = _total(battle.total)
@@ -136,7 +138,7 @@ def _scoped(line: int, number: int | None, territory: str | None) -> Report:
 
 
 def _units(units: Units) -> dict[str, int]:
-    return units.as_dict()
+    return units.to_json()
 
 
 def turn_report(turn: Turn) -> Report:
@@ -144,46 +146,99 @@ def turn_report(turn: Turn) -> Report:
     obj: Report = {"version": REPORT_VERSION, "kind": turn.kind.value}
     _put(obj, "power", turn.power and power_name(turn.power))
     _put(obj, "round", turn.round)
-    obj["tech"] = [{**_put_all({"line": t.line}, dice=t.dice),
-                    "technologies": [_tech_name(x.name) for x in t.technologies]}
-                   for t in turn.tech]
-    obj["purchases"] = [_put_all({"line": p.line, "units": _units(p.units)},
-                                 spent=p.spent, remaining=p.remaining) for p in turn.purchases]
+    obj["tech"] = [
+        {
+            **_put_all({"line": t.line}, dice=t.dice),
+            "technologies": [_tech_name(x.name) for x in t.technologies],
+        }
+        for t in turn.tech
+    ]
+    obj["purchases"] = [
+        _put_all({"line": p.line, "units": _units(p.units)}, spent=p.spent, remaining=p.remaining)
+        for p in turn.purchases
+    ]
     obj["battles"] = [_battle(b) for b in turn.battles]
     obj["results"] = [
-        _put_all(_scoped(r.line, r.number, r.territory), outcome=r.outcome.value,
-                 survivors=_units(r.survivors), losses=_units(r.losses),
-                 retreat_to=r.retreat_to, damage=r.damage)
-        for r in turn.results]
+        _put_all(
+            _scoped(r.line, r.number, r.territory),
+            outcome=r.outcome.value,
+            survivors=_units(r.survivors),
+            losses=_units(r.losses),
+            retreat_to=r.retreat_to,
+            damage=r.damage,
+        )
+        for r in turn.results
+    ]
     obj["moves"] = [
-        _put_all({"line": m.line}, **{"from": m.origin}, units=_units(m.units),
-                 to=m.destination, via=list(m.via), transports=_units(m.transports))
-        for m in turn.moves]
-    obj["placements"] = [{"line": p.line, "territory": p.place, "units": _units(p.units)}
-                         for p in turn.placements]
-    obj["map"] = [{"line": e.line, "territory": e.place, "units": _units(e.units)}
-                  for e in turn.map]
+        _put_all(
+            {"line": m.line},
+            **{"from": m.origin},
+            units=_units(m.units),
+            to=m.destination,
+            via=list(m.via),
+            transports=_units(m.transports),
+        )
+        for m in turn.moves
+    ]
+    obj["placements"] = [
+        {"line": p.line, "territory": p.place, "units": _units(p.units)} for p in turn.placements
+    ]
+    obj["map"] = [
+        {"line": e.line, "territory": e.place, "units": _units(e.units)} for e in turn.map
+    ]
     obj["counts"] = [
-        _put_all({"line": c.line}, power=c.power and power_name(c.power),
-                 territories=c.territories, ipcs=c.ipcs, units_written=int(c.units_written))
-        for c in turn.counts]
+        _put_all(
+            {"line": c.line},
+            power=c.power and power_name(c.power),
+            territories=c.territories,
+            ipcs=c.ipcs,
+            units_written=int(c.units_written),
+        )
+        for c in turn.counts
+    ]
     obj["orders_of_loss"] = [
-        _put_all(_scoped(o.line, o.number, o.territory),
-                 order=[_put_all({"unit": e.unit.value}, count=e.count) for e in o.order])
-        for o in turn.orders_of_loss]
-    obj["withdrawals"] = [_put_all(_scoped(w.line, w.number, w.territory), to=w.to)
-                          for w in turn.withdrawals]
-    obj["retreats"] = [_put_all(_scoped(r.line, r.number, r.territory), to=r.to)
-                       for r in turn.retreats]
-    obj["diagnostics"] = [
-        {"line": d.line, "severity": d.severity.value, "rule": d.rule, "message": d.message,
-         "suggestion": d.suggestion, "code": d.code} for d in turn.diagnostics]
-    obj["summary"] = {
-        "errors": sum(d.severity is Severity.ERROR for d in turn.diagnostics),
-        "warnings": sum(d.severity is Severity.WARNING for d in turn.diagnostics),
-        "infos": sum(d.severity is Severity.INFO for d in turn.diagnostics),
-    }
+        _put_all(
+            _scoped(o.line, o.number, o.territory),
+            order=[_put_all({"unit": e.unit.value}, count=e.count) for e in o.order],
+        )
+        for o in turn.orders_of_loss
+    ]
+    obj["withdrawals"] = [
+        _put_all(_scoped(w.line, w.number, w.territory), to=w.to) for w in turn.withdrawals
+    ]
+    obj["retreats"] = [
+        _put_all(_scoped(r.line, r.number, r.territory), to=r.to) for r in turn.retreats
+    ]
+    obj["diagnostics"] = [diagnostic_report(d) for d in turn.diagnostics]
+    obj["summary"] = summary(turn.diagnostics)
     return obj
+
+
+def diagnostic_report(diagnostic: Diagnostic) -> Report:
+    """A diagnostic's report form: line, severity, the rule's citation, message, suggestion
+    and code, plus ``battles`` when it concerns declared battles."""
+    d = diagnostic
+    obj: Report = {
+        "line": d.line,
+        "severity": d.severity.value,
+        "rule": d.citation,
+        "message": d.message,
+        "suggestion": d.suggestion,
+        "code": str(d.code),
+    }
+    if d.battles:
+        obj["battles"] = list(d.battles)
+    return obj
+
+
+def summary(diagnostics: Iterable[Diagnostic]) -> Report:
+    """``{"errors", "warnings", "infos"}``: how many diagnostics of each severity."""
+    found = Counter(d.severity for d in diagnostics)
+    return {
+        "errors": found[Severity.ERROR],
+        "warnings": found[Severity.WARNING],
+        "infos": found[Severity.INFO],
+    }
 
 
 def _put_all(obj: Report, **values: object) -> Report:

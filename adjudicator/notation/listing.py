@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.notation.model import Units
+from adjudicator.diagnostics import Rule
 from adjudicator.notation.reading import FILLER, MONEY, NUM, Reader, Token
+from adjudicator.units import Units
 
 
 def span_text(text: str, toks: list[Token], i: int, j: int) -> str:
     """The raw text of tokens ``i`` to ``j - 1`` (spacing as written)."""
-    return text[toks[i].start:toks[j - 1].end] if j > i else ""
+    return text[toks[i].start : toks[j - 1].end] if j > i else ""
 
 
 HARD_STOPS = frozenset({",", ";", "(", ")", ":", "[", "]"})
@@ -33,8 +34,9 @@ class Item:
     empty: bool = False
 
 
-def items(reader: Reader, line: int, text: str, toks: list[Token], i: int, end: int,
-          rule: str) -> tuple[list[Item], int]:
+def items(
+    reader: Reader, line: int, text: str, toks: list[Token], i: int, end: int, rule: Rule
+) -> tuple[list[Item], int]:
     """The (place, units) items of a segment: "Ger 10 INF, Ukr 2 ARM", "3 INF in Ger".
 
     Returns the items and the index where reading stopped (``end`` when all was read; less
@@ -65,10 +67,14 @@ def items(reader: Reader, line: int, text: str, toks: list[Token], i: int, end: 
         while i < end and toks[i].low in FILLER:
             i += 1
         j = i
-        while (j < end and toks[j].text not in HARD_STOPS and not toks[j].text[0].isdigit()
-               and toks[j].kind != MONEY
-               and not (j > i and reader.unit_start(toks, j, end))
-               and not reader.is_empty_word(toks[j])):
+        while (
+            j < end
+            and toks[j].text not in HARD_STOPS
+            and not toks[j].text[0].isdigit()
+            and toks[j].kind != MONEY
+            and not (j > i and reader.unit_start(toks, j, end))
+            and not reader.is_empty_word(toks[j])
+        ):
             j += 1
         while j > i and (toks[j - 1].text in JOINERS or toks[j - 1].text == ":"):
             j -= 1

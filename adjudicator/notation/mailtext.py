@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from adjudicator.notation.errors import PROCEDURES
-from adjudicator.notation.model import Diagnostic, Severity
+from adjudicator.diagnostics import Diagnostic, Rule, Severity
 
 _INTRO = re.compile(
     r"""^\s*(?:
@@ -23,7 +22,9 @@ _INTRO = re.compile(
       | -{2,}\s*forwarded\s+message\s*-{2,}  # ---------- Forwarded message ---------
       | begin\s+forwarded\s+message:?
       | _{10,}                               # Outlook's rule above the quoted header
-    )\s*$""", re.IGNORECASE | re.VERBOSE)
+    )\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
 _INTRO_START = re.compile(r"^\s*on\s.*\d", re.IGNORECASE)
 _WROTE_END = re.compile(r"\swrote:\s*$", re.IGNORECASE)
 _QUOTED = re.compile(r"^\s*>")
@@ -51,11 +52,19 @@ class Body:
 
 
 def _quoted_note(first: int, last: int) -> Diagnostic:
-    where = (f"line {first} quotes an earlier email and was" if first == last
-             else f"lines {first}-{last} quote an earlier email and were")
+    where = (
+        f"line {first} quotes an earlier email and was"
+        if first == last
+        else f"lines {first}-{last} quote an earlier email and were"
+    )
     return Diagnostic(
-        first, Severity.INFO, PROCEDURES, f"{where} not read as orders",
-        "write your orders outside the quoted reply (no '>' marks)", "quoted")
+        Severity.INFO,
+        Rule.PROCEDURES,
+        f"{where} not read as orders",
+        "write your orders outside the quoted reply (no '>' marks)",
+        "quoted",
+        line=first,
+    )
 
 
 def _clean(raw: str) -> str:
@@ -83,8 +92,12 @@ def own_text(text: str) -> Body:
         if line.strip():
             in_headers = False
         intro = _INTRO.match(line) is not None
-        two_line = (not intro and _INTRO_START.match(line) is not None
-                    and i + 1 < len(raw) and _WROTE_END.search(raw[i + 1]) is not None)
+        two_line = (
+            not intro
+            and _INTRO_START.match(line) is not None
+            and i + 1 < len(raw)
+            and _WROTE_END.search(raw[i + 1]) is not None
+        )
         if intro or two_line:
             start = i
             i += 2 if two_line else 1

@@ -2,93 +2,18 @@
 
 Each order keeps the line it was read from (1-based, counted in the email as received, quoted
 lines included), so a ruling or a diagnostic can point at it. Places are the board's canonical
-names (classic.xml's); units are :class:`~adjudicator.units.UnitType` values.
+names (classic.xml's); units are counted as :class:`~adjudicator.units.Units`, and each doubt
+is a :class:`~adjudicator.diagnostics.Diagnostic`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from adjudicator.diagnostics import Diagnostic, Severity
 from adjudicator.powers import Power
-from adjudicator.units import Technology, UnitType
-
-
-class Severity(Enum):
-    """How much a diagnostic matters to reading the turn."""
-
-    ERROR = "error"
-    """Part of the turn cannot be read: an order is missing from the result."""
-    WARNING = "warning"
-    """The turn was read, but something needs the player's eye (a corrected typo, a
-    total that does not add up, a count without units)."""
-    INFO = "info"
-    """Nothing is wrong; the parser says what it skipped or assumed."""
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    """One finding about one line: what was wrong, under which rule, and what to do.
-
-    ``line`` is 1-based; 0 means the email as a whole. ``code`` is a stable, machine-readable
-    name of the finding (``"typo"``, ``"unknown-name"``, ``"total-mismatch"``, ...).
-    """
-
-    line: int
-    severity: Severity
-    rule: str
-    message: str
-    suggestion: str
-    code: str
-
-
-@dataclass(frozen=True)
-class Units:
-    """How many units of each type a line lists ("8 INF, 1 ARM, 2 FTR").
-
-    Kept as (type, count) pairs in the order of :class:`UnitType` with no zero counts, so two
-    listings of the same units are equal however they were written.
-    """
-
-    counts: tuple[tuple[UnitType, int], ...] = ()
-
-    @classmethod
-    def of(cls, pairs: Mapping[UnitType, int] | Iterable[tuple[UnitType, int]]) -> Units:
-        """Units from a mapping or from pairs; repeated types are added up."""
-        items = pairs.items() if isinstance(pairs, Mapping) else pairs
-        totals: dict[UnitType, int] = {}
-        for unit, count in items:
-            totals[unit] = totals.get(unit, 0) + count
-        return cls(tuple(sorted(((u, n) for u, n in totals.items() if n > 0),
-                                key=lambda pair: _RANK[pair[0]])))
-
-    def __add__(self, other: Units) -> Units:
-        return Units.of((*self.counts, *other.counts))
-
-    def __getitem__(self, unit: UnitType) -> int:
-        return dict(self.counts).get(unit, 0)
-
-    def __iter__(self) -> Iterator[tuple[UnitType, int]]:
-        return iter(self.counts)
-
-    def __bool__(self) -> bool:
-        return bool(self.counts)
-
-    @property
-    def total(self) -> int:
-        """Number of units of all types."""
-        return sum(count for _, count in self.counts)
-
-    def as_dict(self) -> dict[str, int]:
-        """``{"INF": 8, "ARM": 1}``: the canonical abbreviations as keys."""
-        return {unit.value: count for unit, count in self.counts}
-
-    def __str__(self) -> str:
-        return ", ".join(f"{count} {unit.value}" for unit, count in self.counts) or "none"
-
-
-_RANK = {unit: rank for rank, unit in enumerate(UnitType)}
+from adjudicator.units import Technology, Units, UnitType
 
 
 class TurnKind(Enum):
@@ -118,8 +43,9 @@ class BattleKind(Enum):
     """A strategic bombing raid on an industrial complex."""
 
 
-class Outcome(Enum):
-    """How a battle ended, as the post-combat email reports it."""
+class CombatOutcome(Enum):
+    """How a battle ended, as the player reports it in the post-combat email (the engine's
+    own verdict from the dice is :class:`adjudicator.battle.Outcome`)."""
 
     WON = "won"
     """The attacker took the territory or cleared the sea zone."""
@@ -220,11 +146,13 @@ class Battle:
 
 
 @dataclass(frozen=True)
-class BattleResult:
-    """A post-combat result: "Attack #1 - W Europe: won, 6 INF, 1 ARM, 2 FTR survive"."""
+class CombatResult:
+    """A result of combat, as the post-combat email reports it (IAAPA Post Combat Orders:
+    "indicating the results of combat"): "Attack #1 - W Europe: won, 6 INF, 1 ARM, 2 FTR
+    survive"."""
 
     line: int
-    outcome: Outcome
+    outcome: CombatOutcome
     number: int | None = None
     territory: str | None = None
     survivors: Units = field(default_factory=Units)
@@ -327,7 +255,7 @@ class Turn:
     tech: tuple[TechResult, ...] = ()
     purchases: tuple[Purchase, ...] = ()
     battles: tuple[Battle, ...] = ()
-    results: tuple[BattleResult, ...] = ()
+    results: tuple[CombatResult, ...] = ()
     moves: tuple[Move, ...] = ()
     placements: tuple[Placement, ...] = ()
     map: tuple[MapEntry, ...] = ()

@@ -12,26 +12,19 @@ import re
 from dataclasses import dataclass, field
 
 from adjudicator.boards import Board, classic
+from adjudicator.diagnostics import Rule, Severity
 from adjudicator.names import NameResolutionError, Names, classic_names
 from adjudicator.notation import combat, economy, postcombat, special
-from adjudicator.notation.errors import (
-    POST_COMBAT,
-    PRECOMBAT,
-    PROCEDURES,
-    SPECIAL_ORDERS,
-    TECH,
-    exception_for,
-)
+from adjudicator.notation.errors import exception_for
 from adjudicator.notation.mailtext import Line, own_text
 from adjudicator.notation.model import (
-    BattleResult,
+    CombatResult,
     Count,
     MapEntry,
     Move,
     Placement,
     Purchase,
     Retreat,
-    Severity,
     SpecialOrderOfLoss,
     SubWithdrawal,
     TechResult,
@@ -44,18 +37,27 @@ from adjudicator.notation.sections import Section, header, is_closer, is_greetin
 from adjudicator.powers import Power
 
 _SECTION_RULES = {
-    Section.TECH: TECH, Section.PURCHASES: PRECOMBAT, Section.COMBAT: PRECOMBAT,
-    Section.RESULTS: POST_COMBAT, Section.NON_COMBAT: POST_COMBAT,
-    Section.PLACEMENT: POST_COMBAT, Section.MAP: POST_COMBAT, Section.COUNT: POST_COMBAT,
-    Section.SPECIAL: SPECIAL_ORDERS, Section.NONE: PROCEDURES,
+    Section.TECH: Rule.TECH_ROLLS,
+    Section.PURCHASES: Rule.PRECOMBAT,
+    Section.COMBAT: Rule.PRECOMBAT,
+    Section.RESULTS: Rule.POST_COMBAT,
+    Section.NON_COMBAT: Rule.POST_COMBAT,
+    Section.PLACEMENT: Rule.POST_COMBAT,
+    Section.MAP: Rule.POST_COMBAT,
+    Section.COUNT: Rule.POST_COMBAT,
+    Section.SPECIAL: Rule.SPECIAL_ORDERS,
+    Section.NONE: Rule.PROCEDURES,
 }
-_POST_SECTIONS = frozenset({Section.RESULTS, Section.NON_COMBAT, Section.PLACEMENT,
-                            Section.MAP, Section.COUNT})
+_POST_SECTIONS = frozenset(
+    {Section.RESULTS, Section.NON_COMBAT, Section.PLACEMENT, Section.MAP, Section.COUNT}
+)
 _PROSE_END = re.compile(r"[?!]\s*$|[.]\s*$")
 _NO_CHANGE = re.compile(
     r"^\W*(?:none|nothing|no\s+(?:changes?|moves?|purchases?|placements?)|unchanged|"
     r"same(?:\s+as\s+(?:before|last(?:\s+turn)?))?|as\s+before|see\s+(?:attached|below|above)"
-    r"|n/?a)\W*$", re.IGNORECASE)
+    r"|n/?a)\W*$",
+    re.IGNORECASE,
+)
 """A section said to be empty or unchanged ("Map update: unchanged", "NCM: none")."""
 _SPECIAL_HINTS = ("ool", "loss", "withdraw", "retreat", "casualty")
 """Every special-order marker contains one of these: a cheap test before the patterns."""
@@ -68,7 +70,7 @@ class _Turn:
 
     tech: list[TechResult] = field(default_factory=list)
     purchases: list[Purchase] = field(default_factory=list)
-    results: list[BattleResult] = field(default_factory=list)
+    results: list[CombatResult] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)
     map: list[MapEntry] = field(default_factory=list)
@@ -83,24 +85,42 @@ class _Turn:
 def _is_prose(text: str) -> bool:
     """Chat rather than orders: no number, and a sentence or a long line."""
     words = len(text.split())
-    return not has_digit(text) and (words > 10 or (words > 4 and _PROSE_END.search(text)
-                                                   is not None))
+    return not has_digit(text) and (
+        words > 10 or (words > 4 and _PROSE_END.search(text) is not None)
+    )
 
 
 _NAME_WORD = re.compile(r"^[^\W\d_][\w.'’-]*$")
-_ORDER_WORDS = frozenset({"to", "via", "from", "on", "land", "into", "wi", "mt", "ool", "none",
-                          "nothing", "retreat", "retreats", "withdraw", "withdraws", "empty"})
+_ORDER_WORDS = frozenset(
+    {
+        "to",
+        "via",
+        "from",
+        "on",
+        "land",
+        "into",
+        "wi",
+        "mt",
+        "ool",
+        "none",
+        "nothing",
+        "retreat",
+        "retreats",
+        "withdraw",
+        "withdraws",
+        "empty",
+    }
+)
 
 
 def _looks_like_a_name(reader: Reader, text: str) -> bool:
-    """"Bob", "Nigel A.", "Jürgen": a signature, not an order ("Retreat to Kar", "Sweden")."""
+    """ "Bob", "Nigel A.", "Jürgen": a signature, not an order ("Retreat to Kar", "Sweden")."""
     words = text.split()
     if not 0 < len(words) <= 3 or not all(_NAME_WORD.match(w) for w in words):
         return False
     if len(words) > 1 and not all(w[0].isupper() for w in words):
         return False
-    if any(w.lower().strip(".") in _ORDER_WORDS or reader.exact_term(w) is not None
-           for w in words):
+    if any(w.lower().strip(".") in _ORDER_WORDS or reader.exact_term(w) is not None for w in words):
         return False
     return not reader.is_place(text) and header(text) is None
 
@@ -189,13 +209,16 @@ class TurnParser:
         if battle is not None:
             rest = battle.group("rest")
             if self.section is Section.RESULTS or (
-                    self.section is not Section.COMBAT
-                    and postcombat.RESULT_WORDS.search(rest)):
+                self.section is not Section.COMBAT and postcombat.RESULT_WORDS.search(rest)
+            ):
                 n = int(battle.group("n1") or battle.group("n2"))
                 if not self._result(number, rest, n) and self.reader.errors_on(number) == 0:
-                    self.reader.error(number, POST_COMBAT,
-                                      f"battle #{n}: the result says neither won nor lost",
-                                      'write the outcome: "#1 W Europe: won, 3 INF left"')
+                    self.reader.error(
+                        number,
+                        Rule.POST_COMBAT,
+                        f"battle #{n}: the result says neither won nor lost",
+                        'write the outcome: "#1 W Europe: won, 3 INF left"',
+                    )
             elif not self._special(number, text, marked=self.section is not Section.SPECIAL):
                 self.section = Section.COMBAT
                 self.combat.header(number, battle)
@@ -213,11 +236,15 @@ class TurnParser:
         if (self.section is Section.NONE or words <= 6) and self._title(text):
             return
         low = text.lower()
-        if "total" in low and self.combat.total(number, text,
-                                                in_combat=self.section is Section.COMBAT):
+        if "total" in low and self.combat.total(
+            number, text, in_combat=self.section is Section.COMBAT
+        ):
             return
-        if (self.section is not Section.RESULTS and any(w in low for w in _SPECIAL_HINTS)
-                and self._special(number, text, marked=True)):
+        if (
+            self.section is not Section.RESULTS
+            and any(w in low for w in _SPECIAL_HINTS)
+            and self._special(number, text, marked=True)
+        ):
             return
         self._in_section(number, text)
 
@@ -235,10 +262,17 @@ class TurnParser:
 
     def _special(self, number: int, text: str, *, marked: bool) -> bool:
         r, found = self.reader, self.found
-        kind = ("loss" if special.LOSS_MARK.search(text)
-                else "withdrawal" if special.WITHDRAW_MARK.search(text)
-                else "retreat" if special.RETREAT_MARK.search(text)
-                else "" if marked else self.flavour or "loss")
+        kind = (
+            "loss"
+            if special.LOSS_MARK.search(text)
+            else "withdrawal"
+            if special.WITHDRAW_MARK.search(text)
+            else "retreat"
+            if special.RETREAT_MARK.search(text)
+            else ""
+            if marked
+            else self.flavour or "loss"
+        )
         if kind == "loss":
             ool = special.order_of_loss(r, number, text)
             found.losses.extend([ool] if ool else [])
@@ -276,16 +310,19 @@ class TurnParser:
             found.purchases.extend([bought] if bought else [])
             read = bought is not None
         elif section is Section.COMBAT:
-            route = read_route(r, number, text, toks, PRECOMBAT)
+            route = read_route(r, number, text, toks, Rule.PRECOMBAT)
             if route is not None:
                 self.combat.move(number, route)
             read = route is not None
         elif section is Section.RESULTS:
             listed = _LIST_NUMBER.match(text)
-            read = (self._result(number, text[listed.end():], int(listed.group(1))) if listed
-                    else self._result(number, text, None))
+            read = (
+                self._result(number, text[listed.end() :], int(listed.group(1)))
+                if listed
+                else self._result(number, text, None)
+            )
         elif section is Section.NON_COMBAT:
-            route = read_route(r, number, text, toks, POST_COMBAT)
+            route = read_route(r, number, text, toks, Rule.POST_COMBAT)
             if route is not None:
                 found.moves.extend(postcombat.moves(r, number, route))
             read = route is not None
@@ -304,43 +341,89 @@ class TurnParser:
         rule = _SECTION_RULES[self.section]
         r = self.reader
         if has_digit(text) and self.section is not Section.NONE and not _is_prose(text):
-            r.error(number, rule, f"could not read {text.strip()!r}",
-                    "write the order in the rule book's notation, e.g. "
-                    '"Kar 2 FTR (land Karelia)", or remove the line')
+            r.error(
+                number,
+                rule,
+                f"could not read {text.strip()!r}",
+                "write the order in the rule book's notation, e.g. "
+                '"Kar 2 FTR (land Karelia)", or remove the line',
+            )
         elif _mentions_units(r, text):
-            r.warning(number, rule, f"{text.strip()!r} mentions units but was not read as an "
-                      "order", "if it is an order, write it in the rule book's notation, e.g. "
-                      '"OOL for battle #2: INF, ARM, FTR"', "not-read")
+            r.warning(
+                number,
+                rule,
+                f"{text.strip()!r} mentions units but was not read as an order",
+                "if it is an order, write it in the rule book's notation, e.g. "
+                '"OOL for battle #2: INF, ARM, FTR"',
+                "not-read",
+            )
         elif has_digit(text) or self.section is not Section.NONE:
-            r.info(number, rule, f"{text.strip()!r} was not read as an order",
-                   "nothing to do if it is not an order", "not-read")
+            r.info(
+                number,
+                rule,
+                f"{text.strip()!r} was not read as an order",
+                "nothing to do if it is not an order",
+                "not-read",
+            )
 
     def _finish(self) -> Turn:
         f = self.found
         battles = self.combat.finish()
         if f.power is None:
-            f.power = next((b.total.attacking_power for b in battles
-                            if b.total is not None and b.total.attacking_power), None)
+            f.power = next(
+                (
+                    b.total.attacking_power
+                    for b in battles
+                    if b.total is not None and b.total.attacking_power
+                ),
+                None,
+            )
         pre = bool(battles or f.tech or f.purchases)
         post = bool(f.results or f.moves or f.placements or f.map or f.counts)
         special_orders = bool(f.losses or f.withdrawals or f.retreats)
-        kind = (TurnKind.MIXED if pre and post else TurnKind.PRE_COMBAT if pre
-                else TurnKind.POST_COMBAT if post
-                else TurnKind.SPECIAL_ORDERS if special_orders else TurnKind.EMPTY)
+        kind = (
+            TurnKind.MIXED
+            if pre and post
+            else TurnKind.PRE_COMBAT
+            if pre
+            else TurnKind.POST_COMBAT
+            if post
+            else TurnKind.SPECIAL_ORDERS
+            if special_orders
+            else TurnKind.EMPTY
+        )
         has_errors = any(d.severity is Severity.ERROR for d in self.reader.diagnostics)
         if kind is TurnKind.EMPTY and not has_errors:
-            self.reader.warning(0, PROCEDURES, "no orders were found in the email",
-                                "send the turn in the rule book's notation, outside any "
-                                "quoted reply", "no-orders")
+            self.reader.warning(
+                0,
+                Rule.PROCEDURES,
+                "no orders were found in the email",
+                "send the turn in the rule book's notation, outside any quoted reply",
+                "no-orders",
+            )
         diagnostics = sorted(self.reader.diagnostics, key=lambda d: d.line)
-        return Turn(kind, f.power, f.round, tuple(f.tech), tuple(f.purchases), battles,
-                    tuple(f.results), tuple(f.moves), tuple(f.placements), tuple(f.map),
-                    tuple(f.counts), tuple(f.losses), tuple(f.withdrawals),
-                    tuple(f.retreats), tuple(diagnostics))
+        return Turn(
+            kind,
+            f.power,
+            f.round,
+            tuple(f.tech),
+            tuple(f.purchases),
+            battles,
+            tuple(f.results),
+            tuple(f.moves),
+            tuple(f.placements),
+            tuple(f.map),
+            tuple(f.counts),
+            tuple(f.losses),
+            tuple(f.withdrawals),
+            tuple(f.retreats),
+            tuple(diagnostics),
+        )
 
 
-def parse(text: str, *, strict: bool = False, names: Names | None = None,
-          board: Board | None = None) -> Turn:
+def parse(
+    text: str, *, strict: bool = False, names: Names | None = None, board: Board | None = None
+) -> Turn:
     """The orders of the turn email ``text`` with every diagnostic.
 
     Lenient by default, like python-chess's game reader: the turn comes back with whatever

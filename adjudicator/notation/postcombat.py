@@ -10,52 +10,97 @@ from __future__ import annotations
 
 import re
 
+from adjudicator.diagnostics import Rule
 from adjudicator.names import NameResolutionError
-from adjudicator.notation.errors import COUNT_RULE_TEXT, POST_COMBAT
+from adjudicator.notation.errors import COUNT_RULE_TEXT
 from adjudicator.notation.listing import HARD_STOPS, items, span_text
-from adjudicator.notation.model import (
-    BattleResult,
-    Count,
-    MapEntry,
-    Move,
-    Outcome,
-    Placement,
-    Units,
-)
+from adjudicator.notation.model import CombatOutcome, CombatResult, Count, MapEntry, Move, Placement
 from adjudicator.notation.reading import MONEY, NUM, WORD, Reader, Token
 from adjudicator.notation.routes import Route
 from adjudicator.powers import Power
+from adjudicator.units import Units
 
 _COUNT = re.compile(
     r"""^\s*(?:(?:final\s+)?(?:territory\s+(?:and|&)\s+ipc\s+|ipc\s+)?count\s*[:\-]?\s*)?
     (?P<power>[A-Za-z][A-Za-z. ]{0,20}?)?\s*[:\-]?\s*
     (?P<a>\$\s?\d{1,9}|\d{1,9})\s*(?P<au>terr\w*|t|ipcs?|\$)?\s*[/,;]\s*
     (?P<b>\$\s?\d{1,9}|\d{1,9})\s*(?P<bu>terr\w*|t|ipcs?|\$)?\s*[.!]?\s*$""",
-    re.IGNORECASE | re.VERBOSE)
+    re.IGNORECASE | re.VERBOSE,
+)
 """'UK 30/$32', 'Count: 30 terr / 32 IPC', 'UK 30/32' (no units: a warning)."""
 
-OUTCOMES: dict[str, Outcome] = {
-    **dict.fromkeys(("won", "win", "wins", "winning", "taken", "take", "takes", "took",
-                     "captured", "capture", "captures", "conquered", "cleared", "clear",
-                     "secured", "victory", "success", "successful", "liberated"), Outcome.WON),
-    **dict.fromkeys(("lost", "lose", "loses", "failed", "fail", "fails", "repelled",
-                     "repulsed", "defeated", "held", "holds"), Outcome.LOST),
-    **dict.fromkeys(("retreat", "retreats", "retreated", "withdrew"), Outcome.RETREATED),
-    **dict.fromkeys(("walked", "wi", "walkin"), Outcome.WALKED_IN),
-    **dict.fromkeys(("mutual", "both"), Outcome.BOTH_DESTROYED),
-    **dict.fromkeys(("sbr", "raid", "raided", "bombed"), Outcome.RAIDED),
+OUTCOMES: dict[str, CombatOutcome] = {
+    **dict.fromkeys(
+        (
+            "won",
+            "win",
+            "wins",
+            "winning",
+            "taken",
+            "take",
+            "takes",
+            "took",
+            "captured",
+            "capture",
+            "captures",
+            "conquered",
+            "cleared",
+            "clear",
+            "secured",
+            "victory",
+            "success",
+            "successful",
+            "liberated",
+        ),
+        CombatOutcome.WON,
+    ),
+    **dict.fromkeys(
+        (
+            "lost",
+            "lose",
+            "loses",
+            "failed",
+            "fail",
+            "fails",
+            "repelled",
+            "repulsed",
+            "defeated",
+            "held",
+            "holds",
+        ),
+        CombatOutcome.LOST,
+    ),
+    **dict.fromkeys(("retreat", "retreats", "retreated", "withdrew"), CombatOutcome.RETREATED),
+    **dict.fromkeys(("walked", "wi", "walkin"), CombatOutcome.WALKED_IN),
+    **dict.fromkeys(("mutual", "both"), CombatOutcome.BOTH_DESTROYED),
+    **dict.fromkeys(("sbr", "raid", "raided", "bombed"), CombatOutcome.RAIDED),
 }
 """Words that say how a battle ended ("W Europe: taken", "#2 failed")."""
 
-_SURVIVORS = frozenset({"survive", "survives", "survived", "survivors", "surviving", "left",
-                        "remain", "remains", "remaining", "with"})
-_POSTFIX_SURVIVORS = frozenset({"survive", "survives", "survived", "left", "remain",
-                                "remains", "remaining"})
+_SURVIVORS = frozenset(
+    {
+        "survive",
+        "survives",
+        "survived",
+        "survivors",
+        "surviving",
+        "left",
+        "remain",
+        "remains",
+        "remaining",
+        "with",
+    }
+)
+_POSTFIX_SURVIVORS = frozenset(
+    {"survive", "survives", "survived", "left", "remain", "remains", "remaining"}
+)
 _LOSSES = frozenset({"losses", "casualties", "lost", "lose", "loses", "losing"})
 RESULT_WORDS = re.compile(
     r"\b(?:won|taken|took|captured|conquered|cleared|secured|liberated|lost|failed|repelled|"
     r"repulsed|defeated|held|retreated|withdrew|walked|raided|bombed)\b|\bboth\s+(?:sides|"
-    r"destroyed|dead|died|wiped)\b|\bmutual\b", re.IGNORECASE)
+    r"destroyed|dead|died|wiped)\b|\bmutual\b",
+    re.IGNORECASE,
+)
 """Past-tense words that make a battle line a result even outside a "Results:" section
 (a present-tense "retreat to Kar" is a special order, not a result)."""
 
@@ -75,15 +120,23 @@ def count(reader: Reader, line: int, text: str) -> Count | None:
     numbers = [int(m.group(g).lstrip("$ ")) for g in ("a", "b")]
     kinds = [_count_kind(m.group(g), m.group(f"{g}u")) for g in ("a", "b")]
     if kinds[0] == kinds[1] and kinds[0] is not None:
-        reader.error(line, POST_COMBAT, f"both numbers of the count {m.group(0).strip()!r} "
-                     f"are marked as {kinds[0]}",
-                     f"{COUNT_RULE_TEXT}: territories first, then $IPCs", "count-units")
+        reader.error(
+            line,
+            Rule.POST_COMBAT,
+            f"both numbers of the count {m.group(0).strip()!r} are marked as {kinds[0]}",
+            f"{COUNT_RULE_TEXT}: territories first, then $IPCs",
+            "count-units",
+        )
         return None
     if kinds == [None, None]:
-        reader.warning(line, POST_COMBAT,
-                       f"the count {text.strip()!r} does not say which number is the "
-                       "territories and which the IPCs; read as territories/IPCs",
-                       f'{COUNT_RULE_TEXT}: write "{numbers[0]}/${numbers[1]}"', "count-units")
+        reader.warning(
+            line,
+            Rule.POST_COMBAT,
+            f"the count {text.strip()!r} does not say which number is the "
+            "territories and which the IPCs; read as territories/IPCs",
+            f'{COUNT_RULE_TEXT}: write "{numbers[0]}/${numbers[1]}"',
+            "count-units",
+        )
     ipc_first = "ipcs" in kinds[:1] or kinds[1] == "territories"
     territories, ipcs = (numbers[1], numbers[0]) if ipc_first else numbers
     return Count(line, territories, ipcs, power, kinds != [None, None])
@@ -97,16 +150,22 @@ def _count_kind(number: str, unit: str | None) -> str | None:
     return None
 
 
-def result(reader: Reader, line: int, text: str, toks: list[Token],
-           number: int | None) -> BattleResult | None:
+def result(
+    reader: Reader, line: int, text: str, toks: list[Token], number: int | None
+) -> CombatResult | None:
     """A result of combat ("W Europe: taken, 6 INF, 1 ARM left"); None if no outcome."""
     n = len(toks)
     i = 0
-    while i < n and toks[i].text not in HARD_STOPS and toks[i].kind not in (NUM, MONEY) \
-            and toks[i].low not in OUTCOMES and toks[i].text != "-":
+    while (
+        i < n
+        and toks[i].text not in HARD_STOPS
+        and toks[i].kind not in (NUM, MONEY)
+        and toks[i].low not in OUTCOMES
+        and toks[i].text != "-"
+    ):
         i += 1
     written = span_text(text, toks, 0, i).strip(" -")
-    outcome: Outcome | None = None
+    outcome: CombatOutcome | None = None
     survivors, losses, pending = Units(), Units(), Units()
     mode = ""
     retreat_to: str | None = None
@@ -114,12 +173,13 @@ def result(reader: Reader, line: int, text: str, toks: list[Token],
     while i < n:
         tok, low = toks[i], toks[i].low
         nxt = toks[i + 1] if i + 1 < n else None
-        if tok.kind == MONEY or (tok.kind == NUM and nxt is not None
-                                 and nxt.low in ("ipc", "ipcs", "damage")):
+        if tok.kind == MONEY or (
+            tok.kind == NUM and nxt is not None and nxt.low in ("ipc", "ipcs", "damage")
+        ):
             damage = tok.value
             i += 1
         elif reader.unit_start(toks, i, n):
-            units, i, _ = reader.units(line, toks, i, n, POST_COMBAT)
+            units, i, _ = reader.units(line, toks, i, n, Rule.POST_COMBAT)
             if mode == "losses":
                 losses = losses + units
             elif mode == "survivors":
@@ -127,8 +187,9 @@ def result(reader: Reader, line: int, text: str, toks: list[Token],
             else:
                 pending = pending + units
             continue
-        elif low in _LOSSES and (low in ("losses", "casualties")
-                                 or reader.unit_start(toks, i + 1, n)):
+        elif low in _LOSSES and (
+            low in ("losses", "casualties") or reader.unit_start(toks, i + 1, n)
+        ):
             mode = "losses"
             i += 1
         elif low in _SURVIVORS:
@@ -138,66 +199,92 @@ def result(reader: Reader, line: int, text: str, toks: list[Token],
             i += 1
         elif low in OUTCOMES and tok.kind == WORD:
             found = OUTCOMES[low]
-            if found is Outcome.BOTH_DESTROYED and not (nxt and nxt.low in (
-                    "destroyed", "dead", "wiped", "died", "sides", "annihilation",
-                    "destruction")):
+            if found is CombatOutcome.BOTH_DESTROYED and not (
+                nxt
+                and nxt.low
+                in ("destroyed", "dead", "wiped", "died", "sides", "annihilation", "destruction")
+            ):
                 i += 1
                 continue
             outcome = outcome or found
             i += 1
-            if found is Outcome.RETREATED:
+            if found is CombatOutcome.RETREATED:
                 while i < n and toks[i].low in ("to", "into", "back"):
                     i += 1
                 j = i
-                while j < n and toks[j].text not in HARD_STOPS and toks[j].kind != NUM \
-                        and toks[j].low not in ("with", "and", "after"):
+                while (
+                    j < n
+                    and toks[j].text not in HARD_STOPS
+                    and toks[j].kind != NUM
+                    and toks[j].low not in ("with", "and", "after")
+                ):
                     j += 1
                 if j > i:
-                    retreat_to = reader.place(line, span_text(text, toks, i, j), POST_COMBAT)
+                    retreat_to = reader.place(line, span_text(text, toks, i, j), Rule.POST_COMBAT)
                     i = j
         else:
             i += 1
     if outcome is None:
         return None
-    territory = reader.place(line, written, POST_COMBAT) if written else None
+    territory = reader.place(line, written, Rule.POST_COMBAT) if written else None
     survivors = survivors + pending
-    return BattleResult(line, outcome, number, territory, survivors, losses, retreat_to,
-                        damage)
+    return CombatResult(line, outcome, number, territory, survivors, losses, retreat_to, damage)
 
 
 def moves(reader: Reader, line: int, route: Route) -> list[Move]:
     """The non-combat moves of a movement line (one per origin)."""
     destination = route.destination or route.lands
     if destination is None:
-        reader.error(line, POST_COMBAT, "a non-combat move with no destination",
-                     'write where the units go: "Kar 2 FTR to Russia"', "no-destination")
+        reader.error(
+            line,
+            Rule.POST_COMBAT,
+            "a non-combat move with no destination",
+            'write where the units go: "Kar 2 FTR to Russia"',
+            "no-destination",
+        )
         return []
     path = tuple(p for p in route.path if p != destination)
-    return [Move(line, place, units, destination, path, route.transports)
-            for place, units in route.origins if units]
+    return [
+        Move(line, place, units, destination, path, route.transports)
+        for place, units in route.origins
+        if units
+    ]
 
 
-def _places(reader: Reader, line: int, text: str, toks: list[Token],
-            *, need_units: bool) -> list[tuple[str, Units]]:
+def _places(
+    reader: Reader, line: int, text: str, toks: list[Token], *, need_units: bool
+) -> list[tuple[str, Units]]:
     errors = reader.errors_on(line)
-    found, stop = items(reader, line, text, toks, 0, len(toks), POST_COMBAT)
+    found, stop = items(reader, line, text, toks, 0, len(toks), Rule.POST_COMBAT)
     if stop < len(toks) and reader.errors_on(line) == errors:
-        reader.error(line, POST_COMBAT,
-                     f"could not read {span_text(text, toks, stop, len(toks))!r}",
-                     "write a place and its units: Ger 10 INF, 2 ARM, AA")
+        reader.error(
+            line,
+            Rule.POST_COMBAT,
+            f"could not read {span_text(text, toks, stop, len(toks))!r}",
+            "write a place and its units: Ger 10 INF, 2 ARM, AA",
+        )
     places: list[tuple[str, Units]] = []
     for item in found:
         if item.place_text is None:
-            reader.error(line, POST_COMBAT, f"the units {item.units} have no place",
-                         "write the territory or sea zone with its units: Ger 3 INF",
-                         "no-place")
+            reader.error(
+                line,
+                Rule.POST_COMBAT,
+                f"the units {item.units} have no place",
+                "write the territory or sea zone with its units: Ger 3 INF",
+                "no-place",
+            )
             continue
-        place = reader.place(line, item.place_text, POST_COMBAT)
+        place = reader.place(line, item.place_text, Rule.POST_COMBAT)
         if place is None:
             continue
         if need_units and not item.units:
-            reader.error(line, POST_COMBAT, f"no units are placed in {place}",
-                         f"write the units placed: {item.place_text} 3 INF", "no-units")
+            reader.error(
+                line,
+                Rule.POST_COMBAT,
+                f"no units are placed in {place}",
+                f"write the units placed: {item.place_text} 3 INF",
+                "no-units",
+            )
             continue
         places.append((place, item.units))
     return places
@@ -205,11 +292,15 @@ def _places(reader: Reader, line: int, text: str, toks: list[Token],
 
 def placements(reader: Reader, line: int, text: str, toks: list[Token]) -> list[Placement]:
     """Placement lines: "Ger 3 INF", "1 TRN Baltic SZ", "Ger 2 INF; S Eur 1 ARM"."""
-    return [Placement(line, place, units)
-            for place, units in _places(reader, line, text, toks, need_units=True)]
+    return [
+        Placement(line, place, units)
+        for place, units in _places(reader, line, text, toks, need_units=True)
+    ]
 
 
 def map_entries(reader: Reader, line: int, text: str, toks: list[Token]) -> list[MapEntry]:
     """Map-update lines: "Ger: 10 INF, AA, IC", "Finland Norway (MT)", "Sweden"."""
-    return [MapEntry(line, place, units)
-            for place, units in _places(reader, line, text, toks, need_units=False)]
+    return [
+        MapEntry(line, place, units)
+        for place, units in _places(reader, line, text, toks, need_units=False)
+    ]

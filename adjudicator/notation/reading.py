@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from adjudicator.diagnostics import Diagnostic, Rule, Severity
 from adjudicator.names import (
     AmbiguousName,
     NameResolutionError,
@@ -24,27 +25,64 @@ from adjudicator.names import (
     normalise,
 )
 from adjudicator.names.abbreviations import UNIT_WORDS, Notation
-from adjudicator.notation.errors import ABBREVIATIONS, TYPO
-from adjudicator.notation.model import Diagnostic, Severity, Units
-from adjudicator.units import UnitType
+from adjudicator.units import Units, UnitType
 
 _TOKEN = re.compile(
-    r"([A-Za-z][A-Za-z'’.]*)|(\d{1,9}(?!\d))|(\$\s?\d{1,9}(?!\d))|(\$?\d+)|(->|=>|→|>)|(\S)")
+    r"([A-Za-z][A-Za-z'’.]*)|(\d{1,9}(?!\d))|(\$\s?\d{1,9}(?!\d))|(\$?\d+)|(->|=>|→|>)|(\S)"
+)
 NUM, MONEY, ARROW, WORD, PUNCT = "num", "money", "arrow", "word", "punct"
 _KINDS = (WORD, NUM, MONEY, PUNCT, ARROW, PUNCT)
 """A run of ten digits or more is punctuation: too long for any count, and never read as one
 (report integers stay far below 2**53)."""
 
-NOT_UNITS = frozenset({
-    "ipc", "ipcs", "dice", "die", "roll", "rolls", "rolled", "hit", "hits", "round", "rounds",
-    "turn", "turns", "terr", "terrs", "territory", "territories", "t", "time", "times",
-    "dollars", "bucks", "pts", "points", "damage", "of", "to", "and", "or", "more", "in",
-    "on", "at", "from", "left", "remain", "remaining", "survive", "survived", "saved", "spent",
-})
+NOT_UNITS = frozenset(
+    {
+        "ipc",
+        "ipcs",
+        "dice",
+        "die",
+        "roll",
+        "rolls",
+        "rolled",
+        "hit",
+        "hits",
+        "round",
+        "rounds",
+        "turn",
+        "turns",
+        "terr",
+        "terrs",
+        "territory",
+        "territories",
+        "t",
+        "time",
+        "times",
+        "dollars",
+        "bucks",
+        "pts",
+        "points",
+        "damage",
+        "of",
+        "to",
+        "and",
+        "or",
+        "more",
+        "in",
+        "on",
+        "at",
+        "from",
+        "left",
+        "remain",
+        "remaining",
+        "survive",
+        "survived",
+        "saved",
+        "spent",
+    }
+)
 """Words that may follow a number without naming a unit ("3 IPC", "2 dice", "2 left")."""
 
-MULTI_WORD_STARTS = frozenset(
-    word.split()[0].lower() for word, _ in UNIT_WORDS if " " in word)
+MULTI_WORD_STARTS = frozenset(word.split()[0].lower() for word, _ in UNIT_WORDS if " " in word)
 """First words of the unit words written as several words ("AA Gun", "Heavy Bomber")."""
 
 LIST_SEPARATORS = frozenset({",", "+", "&", ";"})
@@ -83,8 +121,12 @@ def tokenize(text: str) -> list[Token]:
     for m in _TOKEN.finditer(text):
         word = m.group()
         start, end = m.span()
-        append(make(Token, (kinds[(m.lastindex or 6) - 1], word, start, end,
-                            word.lower().rstrip(".") or word)))
+        append(
+            make(
+                Token,
+                (kinds[(m.lastindex or 6) - 1], word, start, end, word.lower().rstrip(".") or word),
+            )
+        )
     return tokens
 
 
@@ -163,23 +205,25 @@ class Reader:
 
     # --- diagnostics -----------------------------------------------------------------------
 
-    def add(self, line: int, severity: Severity, rule: str, message: str, suggestion: str,
-            code: str) -> None:
+    def add(
+        self, line: int, severity: Severity, rule: Rule, message: str, suggestion: str, code: str
+    ) -> None:
         """Record a diagnostic."""
-        self.diagnostics.append(Diagnostic(line, severity, rule, message, suggestion, code))
+        self.diagnostics.append(Diagnostic(severity, rule, message, suggestion, code, line=line))
         if severity is Severity.ERROR:
             self._errors_by_line[line] = self._errors_by_line.get(line, 0) + 1
 
-    def error(self, line: int, rule: str, message: str, suggestion: str,
-              code: str = "unreadable") -> None:
+    def error(
+        self, line: int, rule: Rule, message: str, suggestion: str, code: str = "unreadable"
+    ) -> None:
         """Record an error: part of the turn cannot be read."""
         self.add(line, Severity.ERROR, rule, message, suggestion, code)
 
-    def warning(self, line: int, rule: str, message: str, suggestion: str, code: str) -> None:
+    def warning(self, line: int, rule: Rule, message: str, suggestion: str, code: str) -> None:
         """Record a warning: read, but the player should look."""
         self.add(line, Severity.WARNING, rule, message, suggestion, code)
 
-    def info(self, line: int, rule: str, message: str, suggestion: str, code: str) -> None:
+    def info(self, line: int, rule: Rule, message: str, suggestion: str, code: str) -> None:
         """Record a note: nothing wrong."""
         self.add(line, Severity.INFO, rule, message, suggestion, code)
 
@@ -187,27 +231,41 @@ class Reader:
         """How many errors ``line`` has so far."""
         return self._errors_by_line.get(line, 0)
 
-    def _name_failed(self, line: int, failure: NameResolutionError, rule: str) -> None:
+    def _name_failed(self, line: int, failure: NameResolutionError, rule: Rule) -> None:
         if isinstance(failure, AmbiguousName):
-            self.error(line, TYPO, str(failure),
-                       f"write one of {', '.join(failure.candidates)} in full",
-                       "ambiguous-name")
+            self.error(
+                line,
+                Rule.TYPOGRAPHICAL_ERRORS,
+                str(failure),
+                f"write one of {', '.join(failure.candidates)} in full",
+                "ambiguous-name",
+            )
         else:
             reason = failure.reason if isinstance(failure, UnknownName) else ""
-            self.error(line, rule, str(failure),
-                       reason if reason and "never" not in reason
-                       else f"check the spelling of {failure.written!r} or write the name in "
-                            "full", "unknown-name")
+            self.error(
+                line,
+                rule,
+                str(failure),
+                reason
+                if reason and "never" not in reason
+                else f"check the spelling of {failure.written!r} or write the name in full",
+                "unknown-name",
+            )
 
     def _corrected(self, line: int, found: Resolution[Term] | Resolution[str]) -> None:
         notice = found.warning()
         if notice is not None:
-            self.warning(line, TYPO, notice,
-                         f"write {found.alias!r} to avoid the correction", "typo")
+            self.warning(
+                line,
+                Rule.TYPOGRAPHICAL_ERRORS,
+                notice,
+                f"write {found.alias!r} to avoid the correction",
+                "typo",
+            )
 
     # --- names -----------------------------------------------------------------------------
 
-    def place(self, line: int, written: str, rule: str) -> str | None:
+    def place(self, line: int, written: str, rule: Rule) -> str | None:
         """The canonical name of the place ``written``; None (with an error) if unreadable."""
         found = self.lookup.place(written)
         if isinstance(found, NameResolutionError):
@@ -229,10 +287,10 @@ class Reader:
         """An exact unit word of 1-3 tokens at ``i``: (tokens used, unit) or (0, None)."""
         if i >= end or toks[i].kind != WORD:
             return 0, None
-        for n in ((3, 2, 1) if toks[i].low in MULTI_WORD_STARTS else (1,)):
-            if i + n > end or any(t.kind != WORD for t in toks[i:i + n]):
+        for n in (3, 2, 1) if toks[i].low in MULTI_WORD_STARTS else (1,):
+            if i + n > end or any(t.kind != WORD for t in toks[i : i + n]):
                 continue
-            term = self.exact_term(" ".join(t.text for t in toks[i:i + n]))
+            term = self.exact_term(" ".join(t.text for t in toks[i : i + n]))
             if term is not None and term.unit is not None:
                 return n, term.unit
         return 0, None
@@ -254,8 +312,9 @@ class Reader:
             return nxt is not None and nxt.kind == WORD and nxt.low not in NOT_UNITS
         return tok.kind == WORD and self.unit_word(toks, i, end)[0] > 0
 
-    def units(self, line: int, toks: list[Token], i: int, end: int,
-              rule: str = ABBREVIATIONS) -> tuple[Units, int, bool]:
+    def units(
+        self, line: int, toks: list[Token], i: int, end: int, rule: Rule = Rule.ABBREVIATIONS
+    ) -> tuple[Units, int, bool]:
         """A unit list from ``i``: "8 INF, 1 ARM, 2 FTR", "10 INF, AA", "3x inf".
 
         Returns the units, the index after them, and whether the list was written as empty
@@ -296,27 +355,38 @@ class Reader:
             break
         return Units.of(pairs), i, empty and not pairs
 
-    def _counted_unit(self, line: int, count: Token, toks: list[Token], j: int, end: int,
-                      rule: str) -> tuple[int, UnitType | None]:
+    def _counted_unit(
+        self, line: int, count: Token, toks: list[Token], j: int, end: int, rule: Rule
+    ) -> tuple[int, UnitType | None]:
         count_text = count.text
         if j >= end or toks[j].kind != WORD:
-            self.error(line, rule, f"the count {count_text} is not followed by a unit",
-                       f'write the unit after the number, e.g. "{count_text} INF"')
+            self.error(
+                line,
+                rule,
+                f"the count {count_text} is not followed by a unit",
+                f'write the unit after the number, e.g. "{count_text} INF"',
+            )
             return 0, None
         used, unit = self.unit_word(toks, j, end)
         if unit is not None:
             return used, unit
-        if toks[j].start == count.end and len(toks[j].text) <= 2 and \
-                isinstance(self.lookup.unit(toks[j].text), NameResolutionError):
+        if (
+            toks[j].start == count.end
+            and len(toks[j].text) <= 2
+            and isinstance(self.lookup.unit(toks[j].text), NameResolutionError)
+        ):
             glued = count_text + toks[j].text
-            self.error(line, TYPO,
-                       f"{glued!r} is not a number, and a number can never be a "
-                       "typographical error",
-                       'write the count in digits, then the unit: "10 INF"', "bad-number")
+            self.error(
+                line,
+                Rule.TYPOGRAPHICAL_ERRORS,
+                f"{glued!r} is not a number, and a number can never be a typographical error",
+                'write the count in digits, then the unit: "10 INF"',
+                "bad-number",
+            )
             return 1, None
         return 1, self.fuzzy_unit(line, toks[j], rule, after=f" after the count {count_text}")
 
-    def fuzzy_unit(self, line: int, tok: Token, rule: str, after: str = "") -> UnitType | None:
+    def fuzzy_unit(self, line: int, tok: Token, rule: Rule, after: str = "") -> UnitType | None:
         """The unit ``tok`` names, a misspelling corrected with a warning; None (with an
         error) if it names no unit."""
         found = self.lookup.unit(tok.text)
@@ -324,9 +394,13 @@ class Reader:
             self._name_failed(line, found, rule)
             return None
         if found.value.unit is None:
-            self.error(line, rule, f"{tok.text!r}{after} is {found.value.meaning}, not a unit",
-                       "write one of INF, ARM, FTR, BMB, TRN, SUB, AC, BB, AA, IC",
-                       "unknown-name")
+            self.error(
+                line,
+                rule,
+                f"{tok.text!r}{after} is {found.value.meaning}, not a unit",
+                "write one of INF, ARM, FTR, BMB, TRN, SUB, AC, BB, AA, IC",
+                "unknown-name",
+            )
             return None
         self._corrected(line, found)
         return found.value.unit

@@ -8,9 +8,8 @@ suggestion, then the counts of errors, warnings and notes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-Report = Mapping[str, Any]
+from adjudicator.notation.jsonreport import Report
 
 
 def _units(units: Mapping[str, int] | None) -> str:
@@ -31,8 +30,10 @@ def _scope(obj: Report) -> str:
 def _battle(b: Report) -> list[str]:
     versus = f" v. {_units(b['defender'])}" if "defender" in b else " (defenders not listed)"
     kind = "" if b["kind"] == "battle" else f" [{b['kind']}]"
-    out = [f"  #{b['number']} {b.get('territory', '?')}{kind} (line {b['line']}): "
-           f"{_units(b['attacker'])}{versus}"]
+    out = [
+        f"  #{b['number']} {b.get('territory', '?')}{kind} (line {b['line']}): "
+        f"{_units(b['attacker'])}{versus}"
+    ]
     for o in b["origins"]:
         text = f"    line {o['line']}: {o.get('from', '(no origin)')}: {_units(o['units'])}"
         if "transports" in o:
@@ -57,50 +58,84 @@ def _orders(rep: Report) -> list[str]:
             out.append(f"{title}:")
             out.extend(lines)
 
-    section("Tech", [f"  line {t['line']}: {t.get('dice', '?')} dice, "
-                     f"{', '.join(t['technologies']) or 'no breakthrough'}"
-                     for t in rep["tech"]])
-    section("Purchases", [
-        f"  line {p['line']}: {_units(p['units'])}"
-        + (f" (${p['spent']} spent)" if "spent" in p else "")
-        + (f" (${p['remaining']} left)" if "remaining" in p else "")
-        for p in rep["purchases"]])
+    section(
+        "Tech",
+        [
+            f"  line {t['line']}: {t.get('dice', '?')} dice, "
+            f"{', '.join(t['technologies']) or 'no breakthrough'}"
+            for t in rep["tech"]
+        ],
+    )
+    section(
+        "Purchases",
+        [
+            f"  line {p['line']}: {_units(p['units'])}"
+            + (f" (${p['spent']} spent)" if "spent" in p else "")
+            + (f" (${p['remaining']} left)" if "remaining" in p else "")
+            for p in rep["purchases"]
+        ],
+    )
     section("Battles", [line for b in rep["battles"] for line in _battle(b)])
-    section("Results", [
-        f"  line {r['line']}: {_scope(r)}: {r['outcome']}"
-        + (f", survivors {_units(r['survivors'])}" if "survivors" in r else "")
-        + (f", lost {_units(r['losses'])}" if "losses" in r else "")
-        + (f", to {r['retreat_to']}" if "retreat_to" in r else "")
-        + (f", ${r['damage']} damage" if "damage" in r else "")
-        for r in rep["results"]])
-    section("Non-combat moves", [
-        f"  line {m['line']}: {m.get('from', '(no origin)')} -> {m['to']}: "
-        f"{_units(m['units'])}" + (f" via {', '.join(m['via'])}" if "via" in m else "")
-        for m in rep["moves"]])
-    section("Placements", [f"  line {p['line']}: {p['territory']}: {_units(p['units'])}"
-                           for p in rep["placements"]])
-    section("Map update", [f"  line {e['line']}: {e['territory']}: {_units(e['units'])}"
-                           for e in rep["map"]])
-    section("Count", [f"  line {c['line']}: "
-                      + (f"{c['power']} " if "power" in c else "")
-                      + (f"{c['territories']} territories / " if "territories" in c else "")
-                      + f"${c['ipcs']}" for c in rep["counts"]])
-    section("Orders of loss", [
-        f"  line {o['line']}: {_scope(o)}: "
-        + ", ".join(f"{e.get('count', '')} {e['unit']}".strip() for e in o["order"])
-        for o in rep["orders_of_loss"]])
-    section("Sub withdrawals", [f"  line {w['line']}: {_scope(w)}: to {w['to']}"
-                                for w in rep["withdrawals"]])
-    section("Retreats", [f"  line {r['line']}: {_scope(r)}: to {r['to']}"
-                         for r in rep["retreats"]])
+    section(
+        "Results",
+        [
+            f"  line {r['line']}: {_scope(r)}: {r['outcome']}"
+            + (f", survivors {_units(r['survivors'])}" if "survivors" in r else "")
+            + (f", lost {_units(r['losses'])}" if "losses" in r else "")
+            + (f", to {r['retreat_to']}" if "retreat_to" in r else "")
+            + (f", ${r['damage']} damage" if "damage" in r else "")
+            for r in rep["results"]
+        ],
+    )
+    section(
+        "Non-combat moves",
+        [
+            f"  line {m['line']}: {m.get('from', '(no origin)')} -> {m['to']}: "
+            f"{_units(m['units'])}" + (f" via {', '.join(m['via'])}" if "via" in m else "")
+            for m in rep["moves"]
+        ],
+    )
+    section(
+        "Placements",
+        [f"  line {p['line']}: {p['territory']}: {_units(p['units'])}" for p in rep["placements"]],
+    )
+    section(
+        "Map update",
+        [f"  line {e['line']}: {e['territory']}: {_units(e['units'])}" for e in rep["map"]],
+    )
+    section(
+        "Count",
+        [
+            f"  line {c['line']}: "
+            + (f"{c['power']} " if "power" in c else "")
+            + (f"{c['territories']} territories / " if "territories" in c else "")
+            + f"${c['ipcs']}"
+            for c in rep["counts"]
+        ],
+    )
+    section(
+        "Orders of loss",
+        [
+            f"  line {o['line']}: {_scope(o)}: "
+            + ", ".join(f"{e.get('count', '')} {e['unit']}".strip() for e in o["order"])
+            for o in rep["orders_of_loss"]
+        ],
+    )
+    section(
+        "Sub withdrawals",
+        [f"  line {w['line']}: {_scope(w)}: to {w['to']}" for w in rep["withdrawals"]],
+    )
+    section("Retreats", [f"  line {r['line']}: {_scope(r)}: to {r['to']}" for r in rep["retreats"]])
     return out
 
 
-def render_text(rep: Report) -> str:
+def render_report(rep: Report) -> str:
     """The report as text for a person: orders by section, then diagnostics, then totals."""
     who = " ".join(str(rep[k]) for k in ("power", "round") if k in rep)
-    out = [f"Turn check (report version {rep['version']}): {rep['kind']} turn"
-           + (f", {who}" if who else "")]
+    out = [
+        f"Turn check (report version {rep['version']}): {rep['kind']} turn"
+        + (f", {who}" if who else "")
+    ]
     out.extend(_orders(rep))
     if rep["diagnostics"]:
         out.append("Diagnostics:")

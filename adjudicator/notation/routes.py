@@ -16,21 +16,47 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.diagnostics import Rule
 from adjudicator.notation.listing import items, span_text
-from adjudicator.notation.model import Units
 from adjudicator.notation.reading import ARROW, WORD, Reader, Token
+from adjudicator.units import Units
 
 _ROLES = {
-    "on": "on", "onto": "on", "aboard": "on",
-    "to": "to", "into": "to", "unload": "to", "unloads": "to", "unloading": "to",
-    "via": "via", "through": "via", "thru": "via",
+    "on": "on",
+    "onto": "on",
+    "aboard": "on",
+    "to": "to",
+    "into": "to",
+    "unload": "to",
+    "unloads": "to",
+    "unloading": "to",
+    "via": "via",
+    "through": "via",
+    "thru": "via",
     "from": "from",
-    "land": "land", "lands": "land", "landing": "land",
+    "land": "land",
+    "lands": "land",
+    "landing": "land",
 }
 _BRACKETS = frozenset({"(", ")", "[", "]"})
 _WALK = frozenset({"walk", "walks", "walking", "walked"})
-_SKIP = frozenset({"move", "moves", "moving", "moved", "load", "loads", "loaded", "then",
-                   "and", "sail", "sails", "fly", "flies"})
+_SKIP = frozenset(
+    {
+        "move",
+        "moves",
+        "moving",
+        "moved",
+        "load",
+        "loads",
+        "loaded",
+        "then",
+        "and",
+        "sail",
+        "sails",
+        "fly",
+        "flies",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -93,8 +119,7 @@ class Route:
     named_origin: bool
 
 
-def read_route(reader: Reader, line: int, text: str, toks: list[Token],
-               rule: str) -> Route | None:
+def read_route(reader: Reader, line: int, text: str, toks: list[Token], rule: Rule) -> Route | None:
     """The route of a movement line; None when it has no origin or units, or when part of it
     could not be read (its error is recorded: one error a line, never a half-read move)."""
     segs, walk_in = segments(toks)
@@ -109,9 +134,12 @@ def read_route(reader: Reader, line: int, text: str, toks: list[Token],
     for seg in segs:
         found, stop = items(reader, line, text, toks, seg.start, seg.end, rule)
         if stop < seg.end and reader.errors_on(line) == errors:
-            reader.error(line, rule,
-                         f"could not read {span_text(text, toks, stop, seg.end)!r}",
-                         "write moves as: <from> <units> [on <sea zone> <TRN>] [to <place>]")
+            reader.error(
+                line,
+                rule,
+                f"could not read {span_text(text, toks, stop, seg.end)!r}",
+                "write moves as: <from> <units> [on <sea zone> <TRN>] [to <place>]",
+            )
         for item in found:
             place = None
             if item.place_text is not None:

@@ -43,58 +43,75 @@ class Section(Enum):
 
 _PHRASES: dict[Section, str] = {
     Section.TECH: r"tech(?:nology|nologies|s)?(?:\s+(?:results?|rolls?|dev(?:elopment)?|"
-                  r"research))?|weapons?\s+development|research(?:\s+results?)?|r\s?&\s?d",
+    r"research))?|weapons?\s+development|research(?:\s+results?)?|r\s?&\s?d",
     Section.PURCHASES: r"purchases?|purchased|buys?|bought|builds?|production|"
-                       r"(?:new\s+)?units\s+purchased|spending",
+    r"(?:new\s+)?units\s+purchased|spending",
     Section.COMBAT: r"combat(?:\s+(?:moves?|movements?|orders|declarations?|phase))?|attacks?",
     Section.RESULTS: r"(?:combat\s+|battle\s+)?results?(?:\s+of\s+combat)?|"
-                     r"battle\s+outcomes?|outcomes?",
+    r"battle\s+outcomes?|outcomes?",
     Section.NON_COMBAT: r"non[\s-]?combat(?:\s+(?:moves?|movements?|orders))?|ncm|"
-                        r"nc\s+moves?",
+    r"nc\s+moves?",
     Section.PLACEMENT: r"placements?|place(?:d)?|mobili[sz](?:e|ation)|deploy(?:ment)?|"
-                       r"new\s+units(?:\s+placed)?|units\s+placed",
+    r"new\s+units(?:\s+placed)?|units\s+placed",
     Section.MAP: r"(?:updated\s+)?map(?:\s+(?:update|position))?|positions?|board",
     Section.COUNT: r"(?:territory\s+(?:and|&)\s+ipc\s+|ipc\s+|income\s+)?count|income",
     Section.SPECIAL: r"special\s+(?:orders?|instructions?)|(?:special\s+)?orders?\s+of\s+"
-                     r"loss(?:es)?|ool|(?:sub\s+)?withdrawals?|retreats?(?:\s+(?:declarations?|"
-                     r"orders?|notes?|locations?))?",
+    r"loss(?:es)?|ool|(?:sub\s+)?withdrawals?|retreats?(?:\s+(?:declarations?|"
+    r"orders?|notes?|locations?))?",
 }
 
-_POWER = (r"ussr|russia|soviets?|germany|german|ger|uk|britain|british|england|japan|"
-          r"japanese|jap|usa|us|america|american")
+_POWER = (
+    r"ussr|russia|soviets?|germany|german|ger|uk|britain|british|england|japan|"
+    r"japanese|jap|usa|us|america|american"
+)
 _ROUND = r"(?:turn|round|rd)?\s*#?\s*\d{1,2}"
 _PREFIX = rf"(?:(?:(?:{_POWER})\s*{_ROUND}|(?:r|g|j|uk|us|usa)\d{{1,2}})\s*[-:,]?\s*)?"
 
 _HEADER = re.compile(
-    r"^[\s*=#_~\-]*" + _PREFIX + r"(?:(?:final|current|updated|new|my|the)\s+)?(?:"
+    r"^[\s*=#_~\-]*"
+    + _PREFIX
+    + r"(?:(?:final|current|updated|new|my|the)\s+)?(?:"
     + "|".join(f"(?P<{s.name}>{p})" for s, p in _PHRASES.items())
     + r")(?:[,\s]+(?:for\s+)?game\s*#?\s*\d+)?"
     + r"\s*(?:(?:[:=]|\s[-–—]+)\s*(?P<rest>.*?)|(?P<digits>\d.*?))?[\s*=_~:]*$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 _KIND_WORDS: tuple[tuple[TurnKind, re.Pattern[str]], ...] = (
-    (TurnKind.POST_COMBAT, re.compile(r"\bpost[\s-]?combat\b|\bpostcombat\b|\bfinal\b|"
-                                      r"\bnon[\s-]?combat\b|\bncm\b", re.IGNORECASE)),
-    (TurnKind.PRE_COMBAT, re.compile(r"\bpre[\s-]?combat\b|\bprecombat\b|\bcombat\s+moves?\b",
-                                     re.IGNORECASE)),
-    (TurnKind.SPECIAL_ORDERS, re.compile(r"\bspecial\s+(?:orders?|instructions?)\b",
-                                         re.IGNORECASE)),
+    (
+        TurnKind.POST_COMBAT,
+        re.compile(
+            r"\bpost[\s-]?combat\b|\bpostcombat\b|\bfinal\b|"
+            r"\bnon[\s-]?combat\b|\bncm\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        TurnKind.PRE_COMBAT,
+        re.compile(r"\bpre[\s-]?combat\b|\bprecombat\b|\bcombat\s+moves?\b", re.IGNORECASE),
+    ),
+    (
+        TurnKind.SPECIAL_ORDERS,
+        re.compile(r"\bspecial\s+(?:orders?|instructions?)\b", re.IGNORECASE),
+    ),
 )
 _KIND_HINTS = ("combat", "final", "ncm", "special")
 """Every kind word contains one of these: a cheap test before the patterns."""
 _TITLE_ROUND = re.compile(rf"\b(?P<power>{_POWER})\s*(?P<round>{_ROUND})\b", re.IGNORECASE)
-_COMPACT_ROUND = re.compile(r"\b(?P<power>r|g|uk|j|us|usa)(?P<round>\d{1,2})\b",
-                            re.IGNORECASE)
-_COMPACT_POWERS = {"r": "USSR", "g": "Germany", "uk": "UK", "j": "Japan", "us": "USA",
-                   "usa": "USA"}
+_COMPACT_ROUND = re.compile(r"\b(?P<power>r|g|uk|j|us|usa)(?P<round>\d{1,2})\b", re.IGNORECASE)
+_COMPACT_POWERS = {"r": "USSR", "g": "Germany", "uk": "UK", "j": "Japan", "us": "USA", "usa": "USA"}
 
 _GREETING = re.compile(
     r"^\s*(?:hi|hello|hey|dear|greetings|howdy|yo|good\s+(?:morning|afternoon|evening|day))"
-    r"\b", re.IGNORECASE)
+    r"\b",
+    re.IGNORECASE,
+)
 _CLOSER = re.compile(
     r"^\s*(?:cheers|regards|best|thanks|thank\s+you|thx|ta|good\s+luck|gl|your\s+(?:turn|move)"
     r"|over\s+to\s+you|later|ciao|bye|all\s+the\s+best|sincerely|kind\s+regards|"
-    r"best\s+regards|take\s+care|have\s+fun|enjoy)\b", re.IGNORECASE)
+    r"best\s+regards|take\s+care|have\s+fun|enjoy)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -109,10 +126,38 @@ class Header:
     """For special orders: "retreat", "withdrawal" or "loss" when the header says which."""
 
 
-_HEADER_HINTS = ("tech", "weapon", "research", "&", "purchas", "buy", "bought",
-                 "build", "production", "units", "spending", "combat", "attack", "result",
-                 "outcome", "ncm", "nc move", "plac", "mobili", "deploy", "map", "position",
-                 "board", "count", "income", "special", "loss", "ool", "withdraw", "retreat")
+_HEADER_HINTS = (
+    "tech",
+    "weapon",
+    "research",
+    "&",
+    "purchas",
+    "buy",
+    "bought",
+    "build",
+    "production",
+    "units",
+    "spending",
+    "combat",
+    "attack",
+    "result",
+    "outcome",
+    "ncm",
+    "nc move",
+    "plac",
+    "mobili",
+    "deploy",
+    "map",
+    "position",
+    "board",
+    "count",
+    "income",
+    "special",
+    "loss",
+    "ool",
+    "withdraw",
+    "retreat",
+)
 """Every header phrase contains one of these: a cheap test before the pattern."""
 
 
@@ -129,8 +174,15 @@ def header(text: str) -> Header | None:
             group = "rest" if m.group("rest") is not None else "digits"
             rest = m.group(group) or ""
             words = m.group(section.name).lower()
-            flavour = ("retreat" if "retreat" in words else "withdrawal" if "withdraw" in words
-                       else "loss" if "loss" in words or "ool" in words else "")
+            flavour = (
+                "retreat"
+                if "retreat" in words
+                else "withdrawal"
+                if "withdraw" in words
+                else "loss"
+                if "loss" in words or "ool" in words
+                else ""
+            )
             return Header(section, rest, m.start(group) if rest else len(text), flavour)
     return None
 
@@ -171,5 +223,8 @@ def is_greeting(text: str) -> bool:
 
 def is_closer(text: str) -> bool:
     """A sign-off ("Cheers,", "Good luck!", "Your move.") rather than an order."""
-    return (_CLOSER.match(text) is not None and len(text.split()) <= 6
-            and not any(ch.isdigit() for ch in text))
+    return (
+        _CLOSER.match(text) is not None
+        and len(text.split()) <= 6
+        and not any(ch.isdigit() for ch in text)
+    )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from adjudicator.notation.errors import ORDERS_OF_LOSS, RETREATS, SUB_WITHDRAWAL
+from adjudicator.diagnostics import Rule
 from adjudicator.notation.model import LossEntry, Retreat, SpecialOrderOfLoss, SubWithdrawal
 from adjudicator.notation.reading import NUM, WORD, Reader, Token, tokenize
 
@@ -66,7 +66,7 @@ _SKIP = frozenset(
 )
 
 
-def _scope(reader: Reader, line: int, text: str, rule: str) -> tuple[int | None, str | None]:
+def _scope(reader: Reader, line: int, text: str, rule: Rule) -> tuple[int | None, str | None]:
     """The battle number and territory a special order is for ("battle #2 (Baltic SZ)")."""
     number = None
     m = _NUMBER.search(text)
@@ -79,7 +79,7 @@ def _scope(reader: Reader, line: int, text: str, rule: str) -> tuple[int | None,
     return number, reader.place(line, written, rule)
 
 
-def _destination(reader: Reader, line: int, text: str, rule: str) -> str | None:
+def _destination(reader: Reader, line: int, text: str, rule: Rule) -> str | None:
     end = _DESTINATION_END.search(text)
     written = (text[: end.start()] if end else text).strip()
     written = re.sub(r"^(?:the|a)\s+", "", written, flags=re.IGNORECASE)
@@ -100,7 +100,7 @@ def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | 
         scope, listing = text[: mark.start()], text[mark.end() :]
     else:
         scope, listing = "", text
-    number, territory = _scope(reader, line, LOSS_MARK.sub(" ", scope), ORDERS_OF_LOSS)
+    number, territory = _scope(reader, line, LOSS_MARK.sub(" ", scope), Rule.ORDERS_OF_LOSS)
     errors = reader.errors_on(line)
     order = _loss_list(reader, line, tokenize(listing))
     if reader.errors_on(line) > errors:
@@ -109,7 +109,7 @@ def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | 
         if reader.errors_on(line) == 0:
             reader.error(
                 line,
-                ORDERS_OF_LOSS,
+                Rule.ORDERS_OF_LOSS,
                 "the order of loss lists no units",
                 "list unit types, first lost first: OOL: INF, ARM, FTR, BMB",
             )
@@ -131,13 +131,13 @@ def _loss_list(reader: Reader, line: int, toks: list[Token]) -> list[LossEntry]:
             i += 1
         used, unit = reader.unit_word(toks, i, n)
         if unit is None and i < n and toks[i].kind == WORD:
-            unit = reader.fuzzy_unit(line, toks[i], ORDERS_OF_LOSS)
+            unit = reader.fuzzy_unit(line, toks[i], Rule.ORDERS_OF_LOSS)
             used = 1
         if unit is None:
             if reader.errors_on(line) == 0:
                 reader.error(
                     line,
-                    ORDERS_OF_LOSS,
+                    Rule.ORDERS_OF_LOSS,
                     f"could not read {tok.text!r} as a unit",
                     "list unit types, first lost first: OOL: TRN, SUB, FTR, AC, BB",
                 )
@@ -163,7 +163,7 @@ def _scoped_destination(
     line: int,
     text: str,
     mark: re.Match[str] | None,
-    rule: str,
+    rule: Rule,
     what: str,
     example: str,
 ) -> tuple[str, int | None, str | None] | None:
@@ -189,7 +189,7 @@ def withdrawal(reader: Reader, line: int, text: str) -> SubWithdrawal | None:
         line,
         text,
         WITHDRAW_MARK.search(text),
-        SUB_WITHDRAWAL,
+        Rule.SUB_WITHDRAWAL,
         "sub withdrawal",
         "Battle #2 (Baltic SZ): sub withdraws to Karelia SZ",
     )
@@ -203,7 +203,7 @@ def retreat(reader: Reader, line: int, text: str) -> Retreat | None:
         line,
         text,
         RETREAT_MARK.search(text),
-        RETREATS,
+        Rule.RETREATS,
         "retreat",
         "Battle #1: retreat to UK SZ",
     )

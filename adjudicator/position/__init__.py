@@ -4,21 +4,20 @@
 versioned JSON of :mod:`adjudicator.position.serialize` (``initial_json()`` is what
 ``pbem position initial`` prints). Applying a post-combat turn to a position, with the map
 update weighed against the orders, is :func:`adjudicator.declarations.apply_post_combat`.
+Units in a space are :class:`adjudicator.units.Units`; positions never read turn notation.
 """
 
 from adjudicator.position.model import (
     CARGO,
-    EMPTY,
     Position,
     PositionError,
     cargo_slots,
     check,
-    count_of,
 )
 from adjudicator.position.serialize import (
+    POSITION_VERSION,
     POWER_NAMES,
     TECH_NAMES,
-    VERSION,
     dump_json,
     initial_json,
     load_json,
@@ -27,16 +26,14 @@ from adjudicator.position.setup import arranged, initial
 
 __all__ = [
     "CARGO",
-    "EMPTY",
+    "POSITION_VERSION",
     "POWER_NAMES",
     "TECH_NAMES",
-    "VERSION",
     "Position",
     "PositionError",
     "arranged",
     "cargo_slots",
     "check",
-    "count_of",
     "dump_json",
     "initial",
     "initial_json",

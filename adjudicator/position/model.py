@@ -22,25 +22,12 @@ from types import MappingProxyType
 from typing import Any
 
 from adjudicator.boards import Board, BoardError
-from adjudicator.notation.model import Units
 from adjudicator.powers import TURN_ORDER, Alliance, Power
-from adjudicator.units import Technology, UnitType
+from adjudicator.units import NO_UNITS, Technology, Units, UnitType
 
 
 class PositionError(ValueError):
     """A position that cannot be (a ship on land, an owned sea zone, an unknown place ...)."""
-
-
-EMPTY = Units()
-"""No units."""
-
-def count_of(units: Units, unit: UnitType) -> int:
-    """How many ``unit`` are in ``units`` (``units[unit]``, without building a dict: the
-    checks ask this thousands of times a turn)."""
-    for have, n in units.counts:
-        if have is unit:
-            return n
-    return 0
 
 
 PowerUnits = Mapping[Power, Units]
@@ -50,8 +37,7 @@ PowerUnits = Mapping[Power, Units]
 def _frozen_units(units: Mapping[str, Mapping[Power, Units]]) -> Mapping[str, PowerUnits]:
     cleaned: dict[str, PowerUnits] = {}
     for space in sorted(units):
-        per_power = {p: u for p, u in sorted(units[space].items(), key=lambda i: i[0].value)
-                     if u}
+        per_power = {p: u for p, u in sorted(units[space].items(), key=lambda i: i[0].value) if u}
         if per_power:
             cleaned[space] = MappingProxyType(per_power)
     return MappingProxyType(cleaned)
@@ -97,7 +83,8 @@ class Position:
             units=_frozen_units(units),
             bank=MappingProxyType({p: (bank or {}).get(p, 0) for p in TURN_ORDER}),
             technologies=MappingProxyType(
-                {p: frozenset((technologies or {}).get(p, ())) for p in TURN_ORDER}),
+                {p: frozenset((technologies or {}).get(p, ())) for p in TURN_ORDER}
+            ),
         )
         if checked:
             check(position)
@@ -111,11 +98,11 @@ class Position:
 
     def units_of(self, space: str, power: Power) -> Units:
         """The units ``power`` has in ``space``."""
-        return self.units.get(space, {}).get(power, EMPTY)
+        return self.units.get(space, {}).get(power, NO_UNITS)
 
     def side_units(self, space: str, alliance: Alliance) -> Units:
         """All units of ``alliance``'s powers in ``space``, added up."""
-        total = EMPTY
+        total = NO_UNITS
         for power, units in self.units_at(space).items():
             if power.alliance is alliance:
                 total = total + units
@@ -124,7 +111,7 @@ class Position:
     def enemy_units(self, space: str, power: Power) -> Units:
         """The units in ``space`` of the powers at war with ``power``."""
         if space not in self.occupied(_other(power.alliance)):
-            return EMPTY
+            return NO_UNITS
         cache = self.memo()
         key = ("enemy", space, power.alliance)
         found = cache.get(key)
@@ -143,8 +130,10 @@ class Position:
         found = cache.get(key)
         if found is None:
             found = cache[key] = frozenset(
-                space for space, per_power in self.units.items()
-                if any(p.alliance is alliance for p in per_power))
+                space
+                for space, per_power in self.units.items()
+                if any(p.alliance is alliance for p in per_power)
+            )
         return found
 
     def holdings(self, power: Power) -> Mapping[str, Units]:
@@ -153,9 +142,13 @@ class Position:
         key = ("holdings", power)
         found = cache.get(key)
         if found is None:
-            found = cache[key] = MappingProxyType({
-                space: per_power[power] for space, per_power in self.units.items()
-                if power in per_power})
+            found = cache[key] = MappingProxyType(
+                {
+                    space: per_power[power]
+                    for space, per_power in self.units.items()
+                    if power in per_power
+                }
+            )
         return found
 
     def spaces_of(self, power: Power) -> Iterator[tuple[str, Units]]:
@@ -180,7 +173,8 @@ class Position:
         found = cache.get(key)
         if found is None:
             found = cache[key] = frozenset(
-                t for t, p in self.owners.items() if p.alliance is alliance)
+                t for t, p in self.owners.items() if p.alliance is alliance
+            )
         return found
 
     def memo(self) -> dict[object, Any]:
@@ -241,8 +235,7 @@ class Position:
                 units[space] = frozen[space]
             else:
                 units.pop(space, None)
-        return dataclasses.replace(
-            self, units=MappingProxyType(dict(sorted(units.items()))))
+        return dataclasses.replace(self, units=MappingProxyType(dict(sorted(units.items()))))
 
     def with_owner(self, territory: str, power: Power | None) -> Position:
         """A copy in which ``power`` (None: nobody) controls ``territory``."""
@@ -264,7 +257,8 @@ class Position:
         index = TURN_ORDER.index(self.to_move)
         after = TURN_ORDER[(index + 1) % len(TURN_ORDER)]
         return dataclasses.replace(
-            self, to_move=after, round=self.round + (1 if after is TURN_ORDER[0] else 0))
+            self, to_move=after, round=self.round + (1 if after is TURN_ORDER[0] else 0)
+        )
 
 
 def _other(alliance: Alliance) -> Alliance:
@@ -286,8 +280,9 @@ def cargo_slots(units: Units) -> int:
     """Transports needed for land ``units``: 1 ARM or 1 AA fills a transport, INF go two to
     a transport, and no transport mixes an INF with an ARM ([W12]; IAAPA's own example puts
     8 INF on 4 TRN and 1 ARM on 1 TRN)."""
-    return (count_of(units, UnitType.ARM) + count_of(units, UnitType.AA)
-            + (count_of(units, UnitType.INF) + 1) // 2)
+    return (
+        units.count(UnitType.ARM) + units.count(UnitType.AA) + (units.count(UnitType.INF) + 1) // 2
+    )
 
 
 def check(position: Position, spaces: Iterable[str] | None = None) -> None:
@@ -330,17 +325,20 @@ def _check_sea(space: str, per_power: PowerUnits) -> None:
         for unit in (UnitType.IC, UnitType.BMB):
             if side.get(unit):
                 raise PositionError(f"{space}: a {unit.value} cannot be at sea")
-        boats, fighters, carriers = (side.get(u, 0) for u in (UnitType.TRN, UnitType.FTR,
-                                                               UnitType.AC))
+        boats, fighters, carriers = (
+            side.get(u, 0) for u in (UnitType.TRN, UnitType.FTR, UnitType.AC)
+        )
         cargo = Units.of((u, n) for u, n in side.items() if u in CARGO)
         if cargo_slots(cargo) > boats:
             raise PositionError(
                 f"{space}: {alliance.value} land units at sea ({cargo}) do not fit aboard "
-                f"{boats} TRN")
+                f"{boats} TRN"
+            )
         if fighters > 2 * carriers:
             raise PositionError(
                 f"{space}: {fighters} {alliance.value} FTR at sea, but {carriers} AC hold "
-                f"only {2 * carriers}")
+                f"only {2 * carriers}"
+            )
 
 
 _SHIPS = frozenset({UnitType.TRN, UnitType.SUB, UnitType.AC, UnitType.BB})
@@ -354,11 +352,10 @@ def _check_land(position: Position, space: str, per_power: PowerUnits) -> None:
     for power, units in per_power.items():
         ships = [u.value for u, _ in units.counts if u in _SHIPS]
         if ships:
-            raise PositionError(f"{space} is land: {power.name} {', '.join(ships)} cannot be "
-                                "there")
+            raise PositionError(f"{space} is land: {power.name} {', '.join(ships)} cannot be there")
         if owner is None or owner.alliance is not power.alliance:
             held = owner.name if owner else "nobody"
             raise PositionError(f"{power.name} units stand in {space}, held by {held}")
-        complexes += dict(units.counts).get(UnitType.IC, 0)
+        complexes += units.count(UnitType.IC)
     if complexes > 1:
         raise PositionError(f"{space} has {complexes} industrial complexes; one is the most")

@@ -24,35 +24,34 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.boards import Board, classic
-from adjudicator.notation.model import Units
 from adjudicator.position.model import Position, PositionError
 from adjudicator.position.setup import initial
 from adjudicator.powers import TURN_ORDER, Power
-from adjudicator.units import Technology, UnitType
+from adjudicator.units import Technology, Units, UnitType
 
-VERSION = 1
+POSITION_VERSION = 1
 """Bumped whenever a key changes meaning or disappears."""
 KIND = "position"
 
 POWER_NAMES: dict[Power, str] = {
-    Power.USSR: "USSR", Power.GERMANY: "Germany", Power.UK: "UK", Power.JAPAN: "Japan",
+    Power.USSR: "USSR",
+    Power.GERMANY: "Germany",
+    Power.UK: "UK",
+    Power.JAPAN: "Japan",
     Power.USA: "USA",
 }
 """The league's names of the powers, as the turn report writes them."""
 _POWERS = {name: power for power, name in POWER_NAMES.items()}
-TECH_NAMES: dict[Technology, str] = {
-    t: t.name.replace("_", " ").title() for t in Technology
-}
+TECH_NAMES: dict[Technology, str] = {t: t.name.replace("_", " ").title() for t in Technology}
 """'Jet Power', 'Long Range Aircraft', ...: as the turn report writes them."""
 _TECHS = {name: tech for tech, name in TECH_NAMES.items()}
-_KEYS = ("version", "kind", "board", "round", "to_move", "banks", "technologies", "owners",
-         "units")
+_KEYS = ("version", "kind", "board", "round", "to_move", "banks", "technologies", "owners", "units")
 
 
 def dump_json(position: Position) -> dict[str, Any]:
     """The version-1 JSON object of ``position`` (keys and lists in a stable order)."""
     return {
-        "version": VERSION,
+        "version": POSITION_VERSION,
         "kind": KIND,
         "board": position.board.name,
         "round": position.round,
@@ -60,11 +59,14 @@ def dump_json(position: Position) -> dict[str, Any]:
         "banks": {POWER_NAMES[p]: position.bank[p] for p in TURN_ORDER},
         "technologies": {
             POWER_NAMES[p]: sorted(TECH_NAMES[t] for t in position.technologies_of(p))
-            for p in TURN_ORDER if position.technologies_of(p)},
+            for p in TURN_ORDER
+            if position.technologies_of(p)
+        },
         "owners": {t: POWER_NAMES[p] for t, p in position.owners.items()},
         "units": {
-            space: {POWER_NAMES[p]: units.as_dict() for p, units in per_power.items()}
-            for space, per_power in position.units.items()},
+            space: {POWER_NAMES[p]: units.to_json() for p, units in per_power.items()}
+            for space, per_power in position.units.items()
+        },
     }
 
 
@@ -81,34 +83,46 @@ def load_json(data: object, board: Board | None = None) -> Position:
     unknown = sorted(set(obj) - set(_KEYS))
     if unknown:
         raise PositionError(f"unknown key(s) in the position: {', '.join(unknown)}")
-    if obj.get("version") != VERSION or obj.get("kind") != KIND:
-        raise PositionError(f"not a version-{VERSION} position: version "
-                            f"{obj.get('version')!r}, kind {obj.get('kind')!r}")
+    if obj.get("version") != POSITION_VERSION or obj.get("kind") != KIND:
+        raise PositionError(
+            f"not a version-{POSITION_VERSION} position: version "
+            f"{obj.get('version')!r}, kind {obj.get('kind')!r}"
+        )
     if obj.get("board") != board.name:
         raise PositionError(f"the position is for board {obj.get('board')!r}, not {board.name!r}")
     owners = {
         _place(board, t, "owners", land=True): _power(p, f"owners.{t}")
-        for t, p in _object(obj.get("owners"), "owners").items()}
+        for t, p in _object(obj.get("owners"), "owners").items()
+    }
     units: dict[str, dict[Power, Units]] = {}
     for space, per_power in _object(obj.get("units"), "units").items():
         _place(board, space, "units")
         for name, counts in _object(per_power, f"units.{space}").items():
             units.setdefault(space, {})[_power(name, f"units.{space}")] = _units(
-                counts, f"units.{space}.{name}")
+                counts, f"units.{space}.{name}"
+            )
     banks = {
         _power(p, "banks"): _count(n, f"banks.{p}")
-        for p, n in _object(obj.get("banks"), "banks").items()}
+        for p, n in _object(obj.get("banks"), "banks").items()
+    }
     missing = [POWER_NAMES[p] for p in TURN_ORDER if p not in banks]
     if missing:
         raise PositionError(f"banks: no IPCs given for {', '.join(missing)}")
     technologies = {
-        _power(p, "technologies"): frozenset(_tech(t, f"technologies.{p}")
-                                             for t, _ in _listed(techs, f"technologies.{p}"))
-        for p, techs in _object(obj.get("technologies", {}), "technologies").items()}
+        _power(p, "technologies"): frozenset(
+            _tech(t, f"technologies.{p}") for t, _ in _listed(techs, f"technologies.{p}")
+        )
+        for p, techs in _object(obj.get("technologies", {}), "technologies").items()
+    }
     return Position.of(
-        board, round=_count(obj.get("round"), "round", least=1),
-        to_move=_power(obj.get("to_move"), "to_move"), owners=owners, units=units,
-        bank=banks, technologies=technologies)
+        board,
+        round=_count(obj.get("round"), "round", least=1),
+        to_move=_power(obj.get("to_move"), "to_move"),
+        owners=owners,
+        units=units,
+        bank=banks,
+        technologies=technologies,
+    )
 
 
 def _object(value: object, where: str) -> dict[str, Any]:
@@ -125,22 +139,23 @@ def _listed(value: object, where: str) -> list[tuple[Any, int]]:
 
 def _count(value: object, where: str, *, least: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise PositionError(f"{where} must be a whole number of at least {least}, "
-                            f"got {value!r}")
+        raise PositionError(f"{where} must be a whole number of at least {least}, got {value!r}")
     return value
 
 
 def _power(value: object, where: str) -> Power:
     if not isinstance(value, str) or value not in _POWERS:
-        raise PositionError(f"{where}: {value!r} is not a power "
-                            f"(write one of {', '.join(_POWERS)})")
+        raise PositionError(
+            f"{where}: {value!r} is not a power (write one of {', '.join(_POWERS)})"
+        )
     return _POWERS[value]
 
 
 def _tech(value: object, where: str) -> Technology:
     if not isinstance(value, str) or value not in _TECHS:
-        raise PositionError(f"{where}: {value!r} is not a technology "
-                            f"(write one of {', '.join(_TECHS)})")
+        raise PositionError(
+            f"{where}: {value!r} is not a technology (write one of {', '.join(_TECHS)})"
+        )
     return _TECHS[value]
 
 
@@ -158,7 +173,9 @@ def _units(value: object, where: str) -> Units:
         try:
             unit = UnitType(name)
         except ValueError:
-            raise PositionError(f"{where}: {name!r} is not a unit (write one of "
-                                f"{', '.join(u.value for u in UnitType)})") from None
+            raise PositionError(
+                f"{where}: {name!r} is not a unit (write one of "
+                f"{', '.join(u.value for u in UnitType)})"
+            ) from None
         counts[unit] = _count(n, f"{where}.{name}", least=1)
     return Units.of(counts)

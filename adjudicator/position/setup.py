@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from adjudicator.boards import NEUTRAL, Board, classic
-from adjudicator.notation.model import Units
 from adjudicator.position.model import Position, PositionError
 from adjudicator.powers import TURN_ORDER, Power
-from adjudicator.units import Technology, UnitType
+from adjudicator.units import Technology, Units, UnitType
 
 
 def initial(board: Board | None = None) -> Position:
@@ -37,11 +36,11 @@ def initial(board: Board | None = None) -> Position:
             units.setdefault(territory, {})[power] = placed
     owners = {
         t.name: Power.from_triplea(t.original_owner)
-        for t in board.land if t.original_owner is not None
+        for t in board.land
+        if t.original_owner is not None
     }
     bank = {p: board.starting_ipcs(p.triplea_name) for p in TURN_ORDER}
-    return Position.of(board, round=1, to_move=TURN_ORDER[0], owners=owners, units=units,
-                       bank=bank)
+    return Position.of(board, round=1, to_move=TURN_ORDER[0], owners=owners, units=units, bank=bank)
 
 
 def arranged(
@@ -63,8 +62,16 @@ def arranged(
     board = board or classic()
     start = initial(board)
     held = {**start.owners, **(owners or {})}
-    placed = {space: {p: u if isinstance(u, Units) else Units.of(u) for p, u in per.items()}
-              for space, per in units.items()}
-    return Position.of(board, round=round, to_move=to_move, owners=held, units=placed,
-                       bank={**start.bank, **(bank or {})},
-                       technologies=technologies)
+    placed = {
+        space: {p: u if isinstance(u, Units) else Units.of(u) for p, u in per.items()}
+        for space, per in units.items()
+    }
+    return Position.of(
+        board,
+        round=round,
+        to_move=to_move,
+        owners=held,
+        units=placed,
+        bank={**start.bank, **(bank or {})},
+        technologies=technologies,
+    )

@@ -1,1 +1,2 @@
-"""Mail channels: composing and delivering the outbox (later, reading turns by SMTP)."""
+"""Mail: composing each outbox message and delivering it (into a maildir, or to an SMTP
+relay)."""

@@ -14,6 +14,7 @@ from typing import Any
 
 from dice_server.mail.compose import Letterhead, entry_message, recipients, table_message
 from dice_server.mail.transport import DeliveryError, Transport, transport_from_config
+from dice_server.models import LedgerEntry, TableEntry
 from dice_server.services import ServiceContext
 from dice_server.services.outbox import Backoff, Claimed, claim, due_ids, mark_failed, mark_sent
 
@@ -54,10 +55,11 @@ class RunReport:
 
 
 def render(claimed: Claimed, letterhead: Letterhead) -> EmailMessage:
-    if claimed.entry is not None:
-        return entry_message(claimed.row, claimed.entry, claimed.thread_root, letterhead)
-    if claimed.table is not None and claimed.table_entry is not None:
-        return table_message(claimed.row, claimed.table, claimed.table_entry, letterhead)
+    entry = claimed.entry
+    if isinstance(entry, LedgerEntry):
+        return entry_message(claimed.row, entry, claimed.thread_root, letterhead)
+    if isinstance(entry, TableEntry) and claimed.table is not None:
+        return table_message(claimed.row, claimed.table, entry, letterhead)
     if claimed.row.raw is None:
         raise DeliveryError("the message has neither an entry nor stored bytes")
     parsed = message_from_bytes(claimed.row.raw, policy=policy.default)

@@ -1,7 +1,7 @@
 """Services: one function per use case; each owns its database transaction.
 
-Every channel (JSON API, CLI, later the pages, mail and TripleA) calls these, so a roll
-made anywhere lands in the same ledger by the same code.
+Every channel (the JSON API, the pages, the CLI and TripleA's dice server endpoints) calls
+these, so a roll made anywhere lands in the same ledger by the same code.
 """
 
 from __future__ import annotations

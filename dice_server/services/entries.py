@@ -1,8 +1,9 @@
 """The one path every player-made entry takes: lock the game, honour a retry, check who
 may write, check the game's state, append, and remember the retry key, in one transaction.
 
-This is the hot path of the dice server (every roll and note), so it runs the prebuilt
-Core statements of :mod:`dice_server.statements` rather than ORM queries.
+This is the hot path of the dice server (every roll and note), so it runs statements
+built once at import (here, and the ledger's in :mod:`dice_server.ledger_queries`) rather
+than ORM queries.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from dice_server import dice, statements
+from dice_server import dice, ledger
 from dice_server.db import writing
+from dice_server.dice import SealedSeed
 from dice_server.errors import (
     Conflict,
     Forbidden,
@@ -28,14 +30,25 @@ from dice_server.errors import (
     TooManyRequests,
     Unauthorized,
 )
-from dice_server.models import LedgerEntry, Seed
+from dice_server.ledger import Chain, SignedEntry
+from dice_server.models import Base
 from dice_server.services import ServiceContext
 from dice_server.services.games import check_participant
 from dice_server.services.members import hash_token
-from dice_server.services.outbox import ministers, publish
+from dice_server.services.outbox import Envelope, ministers, publish
 from dice_server.services.throttle import admit
 
 MAX_KEY_LENGTH = 200
+
+_members = Base.metadata.tables["members"].c
+_retries = Base.metadata.tables["idempotency_keys"]
+_ACTOR = (_members.id, _members.email, _members.role, _members.confirmed, _members.token_hash)
+ACTOR_BY_TOKEN = select(*_ACTOR).where(_members.token_hash == bindparam("digest"))
+ACTOR_BY_ID = select(*_ACTOR).where(_members.id == bindparam("id"))
+RETRY = select(_retries.c.fingerprint, _retries.c.game_number, _retries.c.seq).where(
+    _retries.c.member_id == bindparam("member_id"), _retries.c.key == bindparam("key")
+)
+REMEMBER_RETRY = insert(_retries)
 
 
 @dataclass(frozen=True)
@@ -104,11 +117,11 @@ class Actor:
 def resolve(conn: Connection, who: Who) -> Actor:
     if isinstance(who, ApiToken):
         digest = hash_token(who.token)
-        row = conn.execute(statements.ACTOR_BY_TOKEN, {"digest": digest}).first()
+        row = conn.execute(ACTOR_BY_TOKEN, {"digest": digest}).first()
         if row is None or not hmac.compare_digest(row.token_hash, digest):
             raise Unauthorized("unknown API token: send Authorization: Bearer <your token>")
     else:
-        row = conn.execute(statements.ACTOR_BY_ID, {"id": who}).first()
+        row = conn.execute(ACTOR_BY_ID, {"id": who}).first()
         if row is None:
             raise Forbidden("your membership no longer exists")
     return Actor(id=row.id, email=row.email, role=row.role, confirmed=bool(row.confirmed))
@@ -116,11 +129,12 @@ def resolve(conn: Connection, who: Who) -> Actor:
 
 #: Builds the entry's data once the seq is fixed, from (seq, the game's open seed or None,
 #: the member writing it).
-Builder = Callable[[int, Seed | None, Actor], dict[str, Any]]
+Builder = Callable[[int, SealedSeed | None, Actor], dict[str, Any]]
 
 
-def _earlier(conn: Connection, actor: Actor, retry: Retry) -> LedgerEntry | None:
-    row = conn.execute(statements.RETRY, {"member_id": actor.id, "key": retry.key}).first()
+def _earlier(session: Session, actor: Actor, retry: Retry) -> SignedEntry | None:
+    conn = session.connection()
+    row = conn.execute(RETRY, {"member_id": actor.id, "key": retry.key}).first()
     if row is None:
         return None
     if row.fingerprint != retry.fingerprint:
@@ -128,8 +142,10 @@ def _earlier(conn: Connection, actor: Actor, retry: Retry) -> LedgerEntry | None
             "Idempotency-Key was already used with a different request: use a new key",
             "Idempotency-Key",
         )
-    entry = conn.execute(statements.ENTRY, {"number": row.game_number, "seq": row.seq}).one()
-    return LedgerEntry(**entry._asdict())
+    entry = ledger.entry(session, Chain.game(row.game_number), row.seq)
+    if entry is None:
+        raise LookupError(f"game {row.game_number} has no entry {row.seq} for a retry key")
+    return entry
 
 
 def record(
@@ -143,7 +159,7 @@ def record(
     retry: Retry | None = None,
     check: Callable[[Session], None] | None = None,
     cc_ministers: bool = False,
-) -> LedgerEntry:
+) -> SignedEntry:
     """Append a member's entry to game ``number``; a retry returns the first entry.
 
     A roll (``needs_dice``) needs an active game with an open seed commitment; a note may
@@ -155,13 +171,14 @@ def record(
     """
     try:
         with writing(ctx.sessions) as session:
+            game = ledger.lock_game(session, number)
             conn = session.connection()
-            game = conn.execute(statements.LOCK_GAME, {"number": number}).first()
             actor = resolve(conn, who)
             if game is None:
                 raise NotFound(f"there is no game {number}: check the game number", "game")
+            chain = Chain.game(number)
             if retry is not None:
-                earlier = _earlier(conn, actor, retry)
+                earlier = _earlier(session, actor, retry)
                 if earlier is not None:
                     return earlier
             if not actor.confirmed:
@@ -170,27 +187,28 @@ def record(
             _within_limit(session, ctx, actor, number)
             if check is not None:
                 check(session)
-            seed_row = None
+            seed = None
             if needs_dice:
                 if game.status != "active":
                     raise Conflict(f"game {number} is {game.status}: no more rolls are accepted")
-                found = conn.execute(statements.OPEN_SEED, {"number": number}).first()
-                if found is None:
+                seed = dice.open_seed(session, chain)
+                if seed is None:
                     raise Conflict(f"game {number} has no open seed commitment: no roll accepted")
-                seed_row = Seed(**found._asdict())
             entry = publish(
                 session,
                 ctx,
                 ctx.clock(),
-                number,
+                chain,
                 kind,
-                lambda seq: build(seq, seed_row, actor),
-                to=(game.axis_email, game.allies_email),
-                cc=(game.mentor_email, *(ministers(session) if cc_ministers else ())),
+                lambda seq: build(seq, seed, actor),
+                Envelope.each_once(
+                    (game.axis_email, game.allies_email),
+                    (game.mentor_email, *(ministers(session) if cc_ministers else ())),
+                ),
             )
             if retry is not None:
                 conn.execute(
-                    statements.INSERT_RETRY,
+                    REMEMBER_RETRY,
                     {
                         "member_id": actor.id,
                         "key": retry.key,
@@ -219,10 +237,10 @@ def _within_limit(session: Session, ctx: ServiceContext, actor: Actor, number: i
         )
 
 
-def thrower(ctx: ServiceContext, seq: int, seed_row: Seed | None) -> Callable[[int], list[int]]:
+def thrower(ctx: ServiceContext, seq: int, seed: SealedSeed | None) -> Callable[[int], list[int]]:
     """Draws the next ``count`` dice of entry ``seq`` each call, continuing one stream in
     thrown order; built only inside the entry's append."""
-    if seed_row is None:
+    if seed is None:
         raise RuntimeError("a roll was built without its seed")
-    dice_of_entry = dice.stream(ctx.keys.seed_box, seed_row, seq)
+    dice_of_entry = dice.stream(ctx.keys.seed_box, seed, seq)
     return lambda count: [next(dice_of_entry) for _ in range(count)]

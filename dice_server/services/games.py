@@ -11,10 +11,11 @@ from sqlalchemy.orm import Session
 from dice_server import dice, ledger
 from dice_server.db import reading, writing
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
-from dice_server.models import Agreement, Game, LedgerEntry, Member
+from dice_server.ledger import Chain, SignedEntry
+from dice_server.models import Agreement, Game, Member
 from dice_server.services import ServiceContext
 from dice_server.services.members import member_by_email
-from dice_server.services.outbox import publish
+from dice_server.services.outbox import Envelope, publish
 
 MAX_GAME_NUMBER = 2**31 - 1
 END_STATUSES = ("finished", "forfeited", "annulled")
@@ -30,7 +31,7 @@ def create_game(
     mentor: str | None = None,
     variant: str | None = None,
     agreements: tuple[str, ...] = (),
-) -> LedgerEntry:
+) -> SignedEntry:
     """Create a game and its genesis entry, which commits to the game's dice seed."""
     if number is not None and not 1 <= number <= MAX_GAME_NUMBER:
         raise InvalidRequest(f"number: must be from 1 to {MAX_GAME_NUMBER}", "number")
@@ -52,7 +53,7 @@ def _create_game(
     mentor: str | None,
     variant: str | None,
     clean_agreements: list[str],
-) -> LedgerEntry:
+) -> SignedEntry:
     with writing(ctx.sessions) as session:
         axis_member = member_by_email(session, axis, "axis")
         allies_member = member_by_email(session, allies, "allies")
@@ -75,8 +76,9 @@ def _create_game(
         )
         session.add(game)
         session.flush()
+        chain = Chain.game(number)
         ledger.lock_game(session, number)
-        _, commitment = dice.new_seed(session, ctx.keys.seed_box, number, 1)
+        commitment = dice.new_seed(session, ctx.keys.seed_box, chain, 1)
 
         def genesis(seq: int) -> dict[str, Any]:
             data: dict[str, Any] = {
@@ -94,27 +96,27 @@ def _create_game(
             session,
             ctx,
             ctx.clock(),
-            number,
+            chain,
             "genesis",
             genesis,
-            to=(axis_member.email, allies_member.email),
-            cc=(mentor_member.email if mentor_member else None,),
+            Envelope.each_once(
+                (axis_member.email, allies_member.email),
+                (mentor_member.email if mentor_member else None,),
+            ),
         )
 
 
-def recipients(game: Game) -> dict[str, tuple[str | None, ...]]:
+def recipients(game: Game) -> Envelope:
     """A game's mail goes to its players, Cc its mentor."""
-    return {
-        "to": (game.axis.email, game.allies.email),
-        "cc": (game.mentor.email if game.mentor else None,),
-    }
+    return Envelope.each_once(
+        (game.axis.email, game.allies.email), (game.mentor.email if game.mentor else None,)
+    )
 
 
 def locked_game(session: Session, number: int) -> Game:
-    game = ledger.lock_game(session, number)
-    if game is None:
+    if ledger.lock_game(session, number) is None:
         raise NotFound(f"there is no game {number}: check the game number", "game")
-    return game
+    return session.get_one(Game, number)
 
 
 def end_game(
@@ -124,7 +126,7 @@ def end_game(
     status: str,
     winner: str | None = None,
     reason: str | None = None,
-) -> LedgerEntry:
+) -> SignedEntry:
     """Record the result and reveal the seed, opening every roll of the game to checking.
 
     Variants and annulled games are not rated.
@@ -139,10 +141,11 @@ def end_game(
         game = locked_game(session, number)
         if game.status != "active":
             raise Conflict(f"game {number} is already {game.status}")
-        seed_row = dice.open_seed(session, number)
-        if seed_row is None:
+        chain = Chain.game(number)
+        sealed = dice.open_seed(session, chain)
+        if sealed is None:
             raise Conflict(f"game {number} has no unrevealed seed")
-        seed = dice.unseal(ctx.keys.seed_box, seed_row)
+        seed = dice.unseal(ctx.keys.seed_box, sealed)
         game.status = status
         game.winner = winner
         rated = int(status != "annulled" and game.variant is None)
@@ -152,7 +155,7 @@ def end_game(
                 "status": status,
                 "rated": rated,
                 "seed": seed.hex(),
-                "commitment_seq": seed_row.commitment_seq,
+                "commitment_seq": sealed.commitment_seq,
             }
             if winner:
                 data["winner"] = winner
@@ -160,14 +163,12 @@ def end_game(
                 data["reason"] = reason.strip()
             return data
 
-        entry = publish(
-            session, ctx, ctx.clock(), number, "seed-reveal", reveal, **recipients(game)
-        )
-        seed_row.revealed_seq = entry.seq
+        entry = publish(session, ctx, ctx.clock(), chain, "seed-reveal", reveal, recipients(game))
+        dice.mark_revealed(session, sealed, entry.seq)
         return entry
 
 
-def reopen_game(ctx: ServiceContext, number: int, *, reason: str) -> LedgerEntry:
+def reopen_game(ctx: ServiceContext, number: int, *, reason: str) -> SignedEntry:
     """Reopen an ended game under a new committed seed (a ruling may reopen a game)."""
     if not reason.strip():
         raise InvalidRequest("reason: say why the game is reopened", "reason")
@@ -175,18 +176,19 @@ def reopen_game(ctx: ServiceContext, number: int, *, reason: str) -> LedgerEntry
         game = locked_game(session, number)
         if game.status == "active":
             raise Conflict(f"game {number} is not ended")
-        head = ledger.head(session, number)
+        chain = Chain.game(number)
+        head = ledger.head(session, chain)
         seq = (head.seq if head else 0) + 1
-        _, commitment = dice.new_seed(session, ctx.keys.seed_box, number, seq)
+        commitment = dice.new_seed(session, ctx.keys.seed_box, chain, seq)
         game.status, game.winner = "active", None
         return publish(
             session,
             ctx,
             ctx.clock(),
-            number,
+            chain,
             "commitment",
             lambda _seq: {"seed_commitment": commitment, "reason": reason.strip()},
-            **recipients(game),
+            recipients(game),
         )
 
 
@@ -214,4 +216,4 @@ def export_ledger(ctx: ServiceContext, number: int, viewer: Member | None) -> di
             raise NotFound(f"there is no game {number}: check the game number", "game")
         if viewer is not None:
             check_participant(number, set(game.participant_ids()), viewer)
-        return {"entries": [entry.signed() for entry in ledger.entries(session, number)]}
+        return ledger.exported(session, Chain.game(number))

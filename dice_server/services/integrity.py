@@ -13,28 +13,19 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dice_server import dice
+from dice_server import dice, ledger
 from dice_server.db import reading
+from dice_server.dice import SealedSeed
 from dice_server.errors import LedgerTampered, NotFound
 from dice_server.keys import SeedBox
-from dice_server.ledger import Head, Recorded, head_mismatch
-from dice_server.models import (
-    DiceTable,
-    Game,
-    LedgerEntry,
-    Seed,
-    SignedEntryFields,
-    SigningKey,
-    TableEntry,
-    TableSeed,
-)
+from dice_server.ledger import Chain, Head, Recorded, SignedEntry, head_mismatch
+from dice_server.models import DiceTable, Game, SigningKey
 from dice_server.services import ServiceContext
 from dice_server.verifier import SEED_KINDS, LedgerVerifier, body_hash, load_keys
 
@@ -57,15 +48,14 @@ class Problem:
 class ChainCheck:
     """One chain checked in place: a game's ledger or a TripleA table's."""
 
-    chain: str
-    number: int
+    chain: Chain
     entries: int
     head: Head | None
     problem: Problem | None
 
     @property
     def name(self) -> str:
-        return f"{self.chain} {self.number}"
+        return str(self.chain)
 
     @property
     def ok(self) -> bool:
@@ -88,24 +78,24 @@ def check_ledgers(
     table, one chain per read transaction, yielding each as it is checked."""
     with reading(ctx.sessions) as session:
         _published_keys(session)  # a key that fails is reported before any chain
-        chains: list[tuple[str, int]] = []
+        chains: list[Chain] = []
         if game is not None:
             if session.get(Game, game) is None:
                 raise NotFound(f"there is no game {game}: check the game number", "game")
-            chains.append(("game", game))
+            chains.append(Chain.game(game))
         if table is not None:
             if session.get(DiceTable, table) is None:
                 raise NotFound(f"there is no table {table}: check the table id", "table")
-            chains.append(("table", table))
+            chains.append(Chain.table(table))
         if game is None and table is None:
             numbers = session.execute(select(Game.number).order_by(Game.number)).scalars()
-            chains += [("game", number) for number in numbers]
+            chains += [Chain.game(number) for number in numbers]
             ids = session.execute(select(DiceTable.id).order_by(DiceTable.id)).scalars()
-            chains += [("table", number) for number in ids]
-    for chain, number in chains:
+            chains += [Chain.table(number) for number in ids]
+    for chain in chains:
         with reading(ctx.sessions) as session:  # the keys as they were when the chain was
             keys = _published_keys(session)  # read (a rotation may sign its next entries)
-            yield _check_chain(session, keys, ctx.keys.seed_box, chain, number)
+            yield _check_chain(session, keys, ctx.keys.seed_box, chain)
 
 
 def _published_keys(session: Session) -> dict[str, Ed25519PublicKey]:
@@ -124,50 +114,21 @@ def _published_keys(session: Session) -> dict[str, Ed25519PublicKey]:
 
 
 def _check_chain(
-    session: Session,
-    keys: dict[str, Ed25519PublicKey],
-    box: SeedBox,
-    chain: str,
-    number: int,
+    session: Session, keys: dict[str, Ed25519PublicKey], box: SeedBox, chain: Chain
 ) -> ChainCheck:
-    rows: Sequence[SignedEntryFields]
-    seeds: Sequence[Seed | TableSeed]
-    if chain == "game":
-        owner = session.execute(
-            select(Game.head_seq, Game.head_hash).where(Game.number == number)
-        ).one()
-        rows = _all(
-            session,
-            select(LedgerEntry).where(LedgerEntry.game_number == number).order_by(LedgerEntry.seq),
-        )
-        seeds = _all(session, select(Seed).where(Seed.game_number == number))
-    else:
-        owner = session.execute(
-            select(DiceTable.head_seq, DiceTable.head_hash).where(DiceTable.id == number)
-        ).one()
-        rows = _all(
-            session,
-            select(TableEntry).where(TableEntry.table_id == number).order_by(TableEntry.seq),
-        )
-        seeds = _all(session, select(TableSeed).where(TableSeed.table_id == number))
+    rows = ledger.entries(session, chain)
+    recorded, _ = ledger.heads(session, chain)
     last = Head(rows[-1].seq, rows[-1].hash, rows[-1].at) if rows else None
     problem = (
-        _first_entry_problem(keys, chain, number, rows)
-        or _head_problem(Recorded(owner.head_seq, owner.head_hash), last)
-        or _seed_problem(box, rows, seeds)
+        _first_entry_problem(keys, chain, rows)
+        or _head_problem(recorded, last)
+        or _seed_problem(box, rows, dice.seeds(session, chain))
     )
-    return ChainCheck(chain, number, len(rows), last, problem)
-
-
-def _all(session: Session, statement: Any) -> list[Any]:
-    return list(session.execute(statement).scalars())
+    return ChainCheck(chain, len(rows), last, problem)
 
 
 def _first_entry_problem(
-    keys: dict[str, Ed25519PublicKey],
-    chain: str,
-    number: int,
-    rows: Sequence[SignedEntryFields],
+    keys: dict[str, Ed25519PublicKey], chain: Chain, rows: Sequence[SignedEntry]
 ) -> Problem | None:
     """The lowest-seq problem of the verifier's walk (signatures, canonical bodies, seq
     1..n without gaps, prev chain, time order, kinds, revealed dice) and of the stored
@@ -182,7 +143,7 @@ def _first_entry_problem(
         else:
             found.append((min(int(match.group(1)), len(rows)), match.group(2)))
     for position, row in enumerate(rows, start=1):
-        what = _column_problem(chain, number, row)
+        what = _column_problem(chain, row)
         if what is not None:
             found.append((position, what))
     if not found:
@@ -191,7 +152,7 @@ def _first_entry_problem(
     return Problem(f"seq {rows[position - 1].seq}", what)
 
 
-def _column_problem(chain: str, number: int, row: SignedEntryFields) -> str | None:
+def _column_problem(chain: Chain, row: SignedEntry) -> str | None:
     """The stored columns must be what the signed body says (the server reads them, not
     the body, to find a head and to list a ledger)."""
     if body_hash(row.body) != row.hash:
@@ -202,8 +163,9 @@ def _column_problem(chain: str, number: int, row: SignedEntryFields) -> str | No
         return None  # the verifier's walk reports it
     if not isinstance(obj, dict):
         return None
-    if obj.get(chain) != number:
-        return f"the body belongs to {chain} {obj.get(chain)!r}, not to {chain} {number}"
+    named = obj.get(chain.owner)
+    if named != chain.number:
+        return f"the body belongs to {chain.owner} {named!r}, not to {chain}"
     for column in ("seq", "kind", "at"):
         stored = getattr(row, column)
         if obj.get(column) != stored:
@@ -219,7 +181,7 @@ def _head_problem(recorded: Recorded, last: Head | None) -> Problem | None:
 
 
 def _seed_problem(
-    box: SeedBox, rows: Sequence[SignedEntryFields], seeds: Sequence[Seed | TableSeed]
+    box: SeedBox, rows: Sequence[SignedEntry], seeds: Sequence[SealedSeed]
 ) -> Problem | None:
     """Each commitment entry has its sealed seed, which opens to the committed hash; each
     reveal is recorded on the seed it reveals (an unrevealed seed is what rolls draw on)."""

@@ -3,7 +3,6 @@ queued in the outbox with its bytes, in the caller's transaction."""
 
 from __future__ import annotations
 
-import json
 import secrets
 from datetime import datetime
 from email.message import EmailMessage
@@ -11,8 +10,8 @@ from email.utils import format_datetime
 
 from sqlalchemy.orm import Session
 
-from dice_server import statements
 from dice_server.services import ServiceContext
+from dice_server.services.outbox import Envelope, enqueue
 from dice_server.text import neutralise_bidi
 
 
@@ -29,16 +28,5 @@ def queue_mail(
     msg["Message-ID"] = message_id
     msg["Date"] = format_datetime(now)
     msg.set_content(neutralise_bidi(text))
-    session.connection().execute(
-        statements.INSERT_OUTBOX,
-        {
-            "message_id": message_id,
-            "to_addrs": json.dumps([to]),
-            "cc_addrs": "[]",
-            "raw": msg.as_bytes(),
-            "status": "pending",
-            "attempts": 0,
-            "next_attempt_at": now,
-        },
-    )
+    enqueue(session, now, message_id, Envelope((to,)), raw=msg.as_bytes())
     return message_id

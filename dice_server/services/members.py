@@ -1,4 +1,5 @@
-"""Members: added from the CLI for now (web registration comes with the pages)."""
+"""Members: addresses, API tokens, and the operator's `pbem member add` (registration on the
+web, with its confirmation mail, is :mod:`dice_server.services.accounts`)."""
 
 from __future__ import annotations
 

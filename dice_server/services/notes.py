@@ -10,9 +10,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from dice_server.dice import SealedSeed
 from dice_server.jsonbody import shown
-from dice_server.models import LedgerEntry, Seed
-from dice_server.rollspec import check_fields, field_error, positive_int, text
+from dice_server.ledger import SignedEntry
+from dice_server.models import LedgerEntry
+from dice_server.requests import check_fields, field_error, positive_int, text
 from dice_server.services import ServiceContext
 from dice_server.services.entries import Actor, Retry, Who, record
 from dice_server.verifier import ROLL_KINDS
@@ -32,7 +34,7 @@ MINISTER_TOPICS = frozenset({"forfeit-request", "error-recognition"})
 
 def send_note(
     ctx: ServiceContext, who: Who, number: int, payload: Any, retry: Retry | None = None
-) -> LedgerEntry:
+) -> SignedEntry:
     fields = check_fields(payload, {"topic", "ref_seq", "text"}, {"topic", "text"})
     topic = fields["topic"]
     if not isinstance(topic, str):
@@ -46,7 +48,7 @@ def send_note(
     if topic == "void-claim" and ref_seq is None:
         raise field_error("ref_seq", "a void-claim names the seq of the roll made in error")
 
-    def build(_seq: int, _seed: Seed | None, member: Actor) -> dict[str, Any]:
+    def build(_seq: int, _seed: SealedSeed | None, member: Actor) -> dict[str, Any]:
         data: dict[str, Any] = {"topic": topic, "text": body, "by": member.email}
         if ref_seq is not None:
             data["ref_seq"] = ref_seq

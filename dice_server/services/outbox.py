@@ -1,36 +1,44 @@
-"""Every ledger entry queues one message, in the same transaction as the entry: the
-game's players in To, the mentor (and for some notes the Minister of Law) in Cc.
+"""Every ledger entry queues one message, in the same transaction as the entry: a game's
+players in To, the mentor (and for some notes the Minister of Law) in Cc; a TripleA
+table's addresses as its client named them.
 
-Only the envelope is stored here; the message is rendered at delivery from the immutable
-entry (dice_server.mail.compose), so every attempt sends the same bytes under the
-Message-ID fixed now.
+Only the envelope is stored for an entry; the message is rendered at delivery from the
+immutable entry (dice_server.mail.compose), so every attempt sends the same bytes under the
+Message-ID fixed now. Other mail (dice_server.services.mailer) is queued with its bytes.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, and_, case, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, case, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
-from dice_server import ledger, statements
+from dice_server import ledger
 from dice_server.db import reading, writing
 from dice_server.errors import Conflict, NotFound
-from dice_server.ledger import DataBuilder
-from dice_server.models import DiceTable, LedgerEntry, OutboxMessage, TableEntry
+from dice_server.ledger import Chain, DataBuilder, SignedEntry
+from dice_server.models import Base, DiceTable, LedgerEntry, OutboxMessage, TableEntry
 from dice_server.services import ServiceContext
 
+_members = Base.metadata.tables["members"].c
+MINISTERS = select(_members.email).where(_members.role == "minister").order_by(_members.id)
+ENQUEUE = insert(Base.metadata.tables["outbox"])
+#: The outbox's column naming the chain of the entry a message announces.
+CHAIN_COLUMNS = {"game": OutboxMessage.game_number, "table": OutboxMessage.table_id}
 
-def entry_message_id(entry: LedgerEntry, domain: str) -> str:
+
+def entry_message_id(entry: SignedEntry, domain: str) -> str:
     """Fixed per entry (its body hash makes it unique across instances and resets)."""
-    return f"<{entry.hash[:24]}.game-{entry.game_number}.entry-{entry.seq}@{domain}>"
+    chain = entry.chain
+    return f"<{entry.hash[:24]}.{chain.owner}-{chain.number}.entry-{entry.seq}@{domain}>"
 
 
 def ministers(session: Session) -> list[str]:
-    return list(session.connection().execute(statements.MINISTERS).scalars())
+    return list(session.connection().execute(MINISTERS).scalars())
 
 
 def unique(values: Iterable[str | None], leaving_out: Iterable[str] = ()) -> list[str]:
@@ -44,35 +52,95 @@ def unique(values: Iterable[str | None], leaving_out: Iterable[str] = ()) -> lis
     return out
 
 
-def publish(
+@dataclass(frozen=True)
+class Envelope:
+    """Who a message goes to, stored as given."""
+
+    to: tuple[str, ...]
+    cc: tuple[str, ...] = ()
+
+    @classmethod
+    def each_once(cls, to: Iterable[str | None], cc: Iterable[str | None] = ()) -> Envelope:
+        """A game's mail: each address once (ignoring letter case), in order, the missing
+        (a game without a mentor) left out, and Cc without those already in To."""
+        to_list = unique(to)
+        return cls(tuple(to_list), tuple(unique(cc, leaving_out=to_list)))
+
+
+def enqueue(
     session: Session,
-    ctx: ServiceContext,
     now: datetime,
-    number: int,
-    kind: str,
-    build: DataBuilder,
+    message_id: str,
+    envelope: Envelope,
     *,
-    to: Iterable[str | None],
-    cc: Iterable[str | None] = (),
-) -> LedgerEntry:
-    """Append an entry and queue its message, both or neither."""
-    entry = ledger.append(session, ctx.keys.signer, now, number, kind, build)
-    to_list = unique(to)
-    cc_list = unique(cc, leaving_out=to_list)
+    entry: SignedEntry | None = None,
+    raw: bytes | None = None,
+) -> None:
+    """Queue one message in the caller's transaction: an entry's (rendered at delivery
+    from the entry) or, with ``raw``, other mail as rendered now."""
+    game = table = seq = None
+    if entry is not None:
+        seq = entry.seq
+        if entry.chain.owner == "game":
+            game = entry.chain.number
+        else:
+            table = entry.chain.number
     session.connection().execute(
-        statements.INSERT_OUTBOX,
+        ENQUEUE,
         {
-            "message_id": entry_message_id(entry, ctx.mail_domain),
-            "game_number": number,
-            "entry_seq": entry.seq,
-            "to_addrs": json.dumps(to_list),
-            "cc_addrs": json.dumps(cc_list),
+            "message_id": message_id,
+            "game_number": game,
+            "table_id": table,
+            "entry_seq": seq,
+            "to_addrs": json.dumps(list(envelope.to)),
+            "cc_addrs": json.dumps(list(envelope.cc)),
+            "raw": raw,
             "status": "pending",
             "attempts": 0,
             "next_attempt_at": now,
         },
     )
+
+
+def publish(
+    session: Session,
+    ctx: ServiceContext,
+    now: datetime,
+    chain: Chain,
+    kind: str,
+    build: DataBuilder,
+    envelope: Envelope,
+) -> SignedEntry:
+    """Append an entry and queue its message, both or neither."""
+    entry = ledger.append(session, ctx.keys.signer, now, chain, kind, build)
+    enqueue(session, now, entry_message_id(entry, ctx.mail_domain), envelope, entry=entry)
     return entry
+
+
+def mail_states(
+    session: Session, domain: str, chain: Chain, entries: Sequence[SignedEntry]
+) -> dict[int, str]:
+    """The state of each entry's message by seq, found by its Message-ID (a unique index);
+    only a message queued under another mail domain is looked for by chain and seq."""
+    columns = (
+        OutboxMessage.message_id,
+        OutboxMessage.entry_seq,
+        OutboxMessage.status,
+        OutboxMessage.last_error,
+    )
+    ids = {entry_message_id(entry, domain): entry.seq for entry in entries}
+    rows = list(session.execute(select(*columns).where(OutboxMessage.message_id.in_(ids))))
+    missing = {entry.seq for entry in entries} - {ids[row.message_id] for row in rows}
+    if missing:
+        rows += session.execute(
+            select(*columns).where(
+                CHAIN_COLUMNS[chain.owner] == chain.number, OutboxMessage.entry_seq.in_(missing)
+            )
+        )
+    return {
+        row.entry_seq: row.status + (f" ({row.last_error})" if row.last_error else "")
+        for row in rows
+    }
 
 
 @dataclass(frozen=True)
@@ -90,13 +158,15 @@ class Backoff:
 
 @dataclass(frozen=True)
 class Claimed:
-    """A message this delivery run holds the claim on, with what it needs to render."""
+    """A message this delivery run holds the claim on, with what it needs to render: the
+    stored entry it announces (None: other mail, which keeps its bytes); for a game's
+    entry the Message-ID of the game's first message, which threads the game; for a
+    table's entry the table."""
 
     row: OutboxMessage
-    entry: LedgerEntry | None
-    thread_root: str | None
+    entry: LedgerEntry | TableEntry | None = None
+    thread_root: str | None = None
     table: DiceTable | None = None
-    table_entry: TableEntry | None = None
 
 
 def due_ids(ctx: ServiceContext, now: datetime, batch: int) -> list[int]:
@@ -150,28 +220,29 @@ def claim(ctx: ServiceContext, message: int, now: datetime, lease: timedelta) ->
         if won.rowcount != 1:  # type: ignore[attr-defined]
             return None
         row = session.get_one(OutboxMessage, message)
-        if row.table_id is not None and row.entry_seq is not None:
-            entry = session.execute(
-                select(TableEntry).where(
-                    TableEntry.table_id == row.table_id, TableEntry.seq == row.entry_seq
-                )
-            ).scalar_one()
-            return Claimed(row, None, None, session.get_one(DiceTable, row.table_id), entry)
-        if row.game_number is None or row.entry_seq is None:
-            return Claimed(row, None, None)
-        entries = session.execute(
-            select(LedgerEntry).where(
-                LedgerEntry.game_number == row.game_number,
-                LedgerEntry.seq.in_((1, row.entry_seq)),
-            )
-        ).scalars()
-        by_seq = {entry.seq: entry for entry in entries}
+        chain = announced(row)
+        if chain is None or row.entry_seq is None:
+            return Claimed(row)
+        if chain.owner == "table":
+            (entry,) = chain.queries.rows(session, chain.number, (row.entry_seq,))
+            return Claimed(row, entry, table=session.get_one(DiceTable, chain.number))
+        stored = chain.queries.rows(session, chain.number, (1, row.entry_seq))
+        by_seq = {entry.seq: entry for entry in stored}
         root = by_seq.get(1)
         return Claimed(
             row,
             by_seq[row.entry_seq],
-            entry_message_id(root, ctx.mail_domain) if root else None,
+            entry_message_id(SignedEntry.of(chain, root), ctx.mail_domain) if root else None,
         )
+
+
+def announced(row: OutboxMessage) -> Chain | None:
+    """The chain whose entry the message announces (None: other mail)."""
+    if row.table_id is not None:
+        return Chain.table(row.table_id)
+    if row.game_number is not None:
+        return Chain.game(row.game_number)
+    return None
 
 
 def mark_sent(ctx: ServiceContext, message: int, now: datetime, note: str = "") -> None:

@@ -16,7 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sqlalchemy.orm import Session
+
+from dice_server import ledger
 from dice_server.errors import InvalidRequest
+from dice_server.ledger import Chain, SignedEntry
 
 #: Entries per page: a few game turns, about 70 KB of page.
 PAGE_ENTRIES = 100
@@ -78,3 +82,20 @@ def pager(total: int, start: int | None, size: int = PAGE_ENTRIES) -> Pager:
     """The page down from entry ``start``, kept within the ledger (the newest when none)."""
     top = total if start is None else min(max(start, 1), total)
     return Pager(last_seq=max(top, 0), size=size, total=total)
+
+
+@dataclass(frozen=True)
+class LedgerPage:
+    """A page of a ledger: where it lies, and its entries, newest first."""
+
+    pages: Pager
+    entries: list[SignedEntry]
+
+
+def read_page(session: Session, chain: Chain, start: int | None) -> LedgerPage:
+    """The page of ``chain`` down from entry ``start`` (else the newest), read with one
+    range query."""
+    head = ledger.head(session, chain)
+    pages = pager(head.seq if head else 0, start)
+    seqs = range(pages.first_seq, pages.last_seq + 1)
+    return LedgerPage(pages, ledger.entries(session, chain, seqs, newest_first=True))

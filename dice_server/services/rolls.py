@@ -6,11 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from dice_server.models import LedgerEntry
-from dice_server.rollspec import parse_battle_roll
+from dice_server.ledger import SignedEntry
+from dice_server.requests import (
+    parse_battle_roll,
+    parse_bombing_roll,
+    parse_rocket_roll,
+    parse_tech_roll,
+)
 from dice_server.services import ServiceContext
 from dice_server.services.entries import Retry, Who, record, thrower
-from dice_server.specialrolls import parse_bombing_roll, parse_rocket_roll, parse_tech_roll
 
 
 class RollRequest(Protocol):
@@ -32,7 +36,7 @@ def roll(
     number: int,
     payload: Any,
     retry: Retry | None = None,
-) -> LedgerEntry:
+) -> SignedEntry:
     """Throw a roll of ``kind`` for game ``number``: the request is checked before any lock."""
     request = KINDS[kind](payload)
     return record(
@@ -48,6 +52,6 @@ def roll(
 
 def roll_battle(
     ctx: ServiceContext, who: Who, number: int, payload: Any, retry: Retry | None = None
-) -> LedgerEntry:
+) -> SignedEntry:
     """Throw one battle round for game ``number``."""
     return roll(ctx, "roll", who, number, payload, retry)

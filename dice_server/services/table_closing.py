@@ -17,7 +17,8 @@ from sqlalchemy import select
 
 from dice_server.db import reading, writing
 from dice_server.errors import Conflict, Forbidden, TooManyRequests
-from dice_server.models import AddressToken, DiceAddress, DiceTable, TableEntry
+from dice_server.ledger import SignedEntry
+from dice_server.models import AddressToken, DiceAddress, DiceTable
 from dice_server.services import ServiceContext
 from dice_server.services.links import check, issue, spend
 from dice_server.services.mailer import queue_mail
@@ -106,7 +107,7 @@ def check_close_link(ctx: ServiceContext, public_id: str, token: str) -> DiceTab
         return table
 
 
-def close_with_link(ctx: ServiceContext, public_id: str, token: str) -> TableEntry:
+def close_with_link(ctx: ServiceContext, public_id: str, token: str) -> SignedEntry:
     """Spend the link and close its table, both or neither."""
     now = ctx.clock()
     with writing(ctx.sessions) as session:

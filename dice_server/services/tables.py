@@ -22,13 +22,15 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from dice_server import dice, ledger, statements
+from dice_server import dice, ledger
 from dice_server.db import reading, writing
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests
-from dice_server.models import DiceAddress, DiceTable, Member, OutboxMessage, TableEntry
+from dice_server.ledger import Chain, SignedEntry
+from dice_server.models import DiceAddress, DiceTable, Member
 from dice_server.services import ServiceContext
 from dice_server.services.members import normalize_email
-from dice_server.services.paging import Pager, pager
+from dice_server.services.outbox import Envelope, mail_states, publish
+from dice_server.services.paging import Pager, read_page
 from dice_server.services.throttle import take
 
 MAX_DICE = 5000
@@ -112,7 +114,7 @@ def check_roll(
 
 @dataclass(frozen=True)
 class TableRoll:
-    entry: TableEntry
+    entry: SignedEntry
     table: DiceTable
     dice: list[int]
 
@@ -155,12 +157,13 @@ def _open_table(
     )
     session.add(table)
     session.flush()
-    _, commitment = dice.new_table_seed(session, ctx.keys.seed_box, table.id, 1)
-    genesis = ledger.append_to_table(
+    chain = Chain.table(table.id)
+    commitment = dice.new_seed(session, ctx.keys.seed_box, chain, 1)
+    publish(
         session,
-        ctx.keys.signer,
+        ctx,
         now,
-        table.id,
+        chain,
         "genesis",
         lambda _seq: {
             "addresses": recorded(request.addresses),
@@ -168,8 +171,8 @@ def _open_table(
             "protocol": request.protocol,
             "seed_commitment": commitment,
         },
+        Envelope(request.addresses),
     )
-    _queue(session, ctx, table, genesis, list(request.addresses), [], now)
     return table
 
 
@@ -200,13 +203,14 @@ def _roll(ctx: ServiceContext, request: TripleaRoll, client: str, limits: Limits
             if not take(session, key, limit, limits.window, now):
                 raise TooManyRequests("too many rolls: wait a minute and roll again")
         table = _open_table(session, ctx, request, now)
-        seed_row = dice.open_table_seed(session, table.id)
-        if seed_row is None:
+        chain = Chain.table(table.id)
+        seed = dice.open_seed(session, chain)
+        if seed is None:
             raise Conflict(f"table {table.id} has no open seed")
         thrown: list[int] = []
 
         def build(seq: int) -> dict[str, Any]:
-            stream = dice.stream(ctx.keys.seed_box, seed_row, seq, request.sides)
+            stream = dice.stream(ctx.keys.seed_box, seed, seq, request.sides)
             thrown.extend(next(stream) for _ in range(request.count))
             return {
                 "game_name": request.game_name,
@@ -219,39 +223,8 @@ def _roll(ctx: ServiceContext, request: TripleaRoll, client: str, limits: Limits
                 "dice": list(thrown),
             }
 
-        entry = ledger.append_to_table(session, ctx.keys.signer, now, table.id, "roll", build)
-        _queue(session, ctx, table, entry, list(request.to), list(request.cc), now)
+        entry = publish(session, ctx, now, chain, "roll", build, Envelope(request.to, request.cc))
         return TableRoll(entry=entry, table=table, dice=thrown)
-
-
-def message_id(ctx: ServiceContext, entry: TableEntry) -> str:
-    return f"<{entry.hash[:24]}.table-{entry.table_id}.entry-{entry.seq}@{ctx.mail_domain}>"
-
-
-def _queue(
-    session: Session,
-    ctx: ServiceContext,
-    table: DiceTable,
-    entry: TableEntry,
-    to: list[str],
-    cc: list[str],
-    now: datetime,
-) -> None:
-    """One message to all the table's addresses, queued with the entry; the outbox renders
-    it at delivery from the immutable entry (dice_server.mail.compose.table_message)."""
-    session.connection().execute(
-        statements.INSERT_OUTBOX,
-        {
-            "message_id": message_id(ctx, entry),
-            "table_id": table.id,
-            "entry_seq": entry.seq,
-            "to_addrs": json.dumps(to),
-            "cc_addrs": json.dumps(cc),
-            "status": "pending",
-            "attempts": 0,
-            "next_attempt_at": now,
-        },
-    )
 
 
 @dataclass(frozen=True)
@@ -300,40 +273,16 @@ def by_public_id(session: Session, public_id: str, *, lock: bool = False) -> Dic
     return table
 
 
-def _entries(session: Session, table_id: int) -> list[TableEntry]:
-    return list(
-        session.execute(
-            select(TableEntry).where(TableEntry.table_id == table_id).order_by(TableEntry.seq)
-        ).scalars()
-    )
-
-
 def view(ctx: ServiceContext, public_id: str, start: int | None = None) -> TableView:
     """One page of the table's rolls, down from entry ``start`` (else the newest): only
     that page's entries and their messages are read."""
     with reading(ctx.sessions) as session:
         table = by_public_id(session, public_id)
-        head = ledger.table_head(session, table.id)
-        pages = pager(head.seq if head else 0, start)
-        entries = list(
-            session.execute(
-                select(TableEntry)
-                .where(
-                    TableEntry.table_id == table.id,
-                    TableEntry.seq.between(pages.first_seq, pages.last_seq),
-                )
-                .order_by(TableEntry.seq.desc())
-            ).scalars()
-        )
-        ids = [message_id(ctx, e) for e in entries]
-        mail = {
-            row.message_id: row.status + (f" ({row.last_error})" if row.last_error else "")
-            for row in session.execute(
-                select(OutboxMessage).where(OutboxMessage.message_id.in_(ids))
-            ).scalars()
-        }
+        chain = Chain.table(table.id)
+        page = read_page(session, chain, start)
+        mail = mail_states(session, ctx.mail_domain, chain, page.entries)
         rows = []
-        for entry, mid in zip(entries, ids, strict=True):
+        for entry in page.entries:
             data = json.loads(entry.body)["data"]
             rows.append(
                 TableRow(
@@ -343,44 +292,45 @@ def view(ctx: ServiceContext, public_id: str, start: int | None = None) -> Table
                     annotation=data.get("annotation", ""),
                     dice=data.get("dice", []),
                     sides=data.get("sides", 0),
-                    mail=mail.get(mid, "not queued"),
+                    mail=mail.get(entry.seq, "not queued"),
                 )
             )
         return TableView(
             table=table,
             masked=[mask(a) for a in json.loads(table.addresses)],
             rows=rows,
-            pages=pages,
+            pages=page.pages,
         )
 
 
 def reveal_seed(
     session: Session, ctx: ServiceContext, table: DiceTable, now: datetime
-) -> TableEntry:
+) -> SignedEntry:
     """Close the table: reveal its seed, so that every die of it can be recomputed. The
     caller holds the table's lock (:func:`by_public_id` with ``lock``) and has checked who
     asks (dice_server.services.table_closing)."""
     if table.status != "open":
         raise Conflict("this table is already closed")
-    seed_row = dice.open_table_seed(session, table.id)
-    if seed_row is None:
+    chain = Chain.table(table.id)
+    sealed = dice.open_seed(session, chain)
+    if sealed is None:
         raise Conflict("this table has no open seed")
-    seed = dice.unseal(ctx.keys.seed_box, seed_row)
-    entry = ledger.append_to_table(
+    seed = dice.unseal(ctx.keys.seed_box, sealed)
+    entry = publish(
         session,
-        ctx.keys.signer,
+        ctx,
         now,
-        table.id,
+        chain,
         "seed-reveal",
         lambda _seq: {
             "status": "closed",
             "seed": seed.hex(),
-            "commitment_seq": seed_row.commitment_seq,
+            "commitment_seq": sealed.commitment_seq,
         },
+        Envelope(tuple(json.loads(table.addresses))),
     )
-    seed_row.revealed_seq = entry.seq
+    dice.mark_revealed(session, sealed, entry.seq)
     table.status, table.open_key, table.closed_at = "closed", None, now
-    _queue(session, ctx, table, entry, json.loads(table.addresses), [], now)
     return entry
 
 
@@ -388,11 +338,11 @@ def export(ctx: ServiceContext, table_id: int) -> dict[str, Any]:
     with reading(ctx.sessions) as session:
         if session.get(DiceTable, table_id) is None:
             raise NotFound(f"there is no table {table_id}")
-        return {"entries": [e.signed() for e in _entries(session, table_id)]}
+        return ledger.exported(session, Chain.table(table_id))
 
 
 def export_by_link(ctx: ServiceContext, public_id: str) -> dict[str, Any]:
     """The whole signed ledger of the table of a page link, for the verifier."""
     with reading(ctx.sessions) as session:
         table = by_public_id(session, public_id)
-        return {"entries": [e.signed() for e in _entries(session, table.id)]}
+        return ledger.exported(session, Chain.table(table.id))

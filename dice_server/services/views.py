@@ -13,12 +13,13 @@ from sqlalchemy.orm import Session, selectinload
 from dice_server import ledger
 from dice_server.db import reading
 from dice_server.errors import NotFound
-from dice_server.models import Game, LedgerEntry, Member, OutboxMessage
+from dice_server.ledger import Chain, SignedEntry
+from dice_server.models import Game, Member
 from dice_server.readable import describe, subject
 from dice_server.services import ServiceContext
 from dice_server.services.games import check_participant
-from dice_server.services.outbox import entry_message_id
-from dice_server.services.paging import PAGE_ENTRIES, Pager, pager
+from dice_server.services.outbox import mail_states
+from dice_server.services.paging import PAGE_ENTRIES, Pager, read_page
 
 
 @dataclass(frozen=True)
@@ -135,33 +136,7 @@ def _game(session: Session, number: int, viewer: Member) -> Game:
     return game
 
 
-def _mail_states(
-    session: Session, ctx: ServiceContext, number: int, entries: list[LedgerEntry]
-) -> dict[int, str]:
-    """The state of each entry's message, found by its Message-ID (a unique index); only
-    a message queued under another mail domain is looked for by game and seq."""
-    columns = (
-        OutboxMessage.message_id,
-        OutboxMessage.entry_seq,
-        OutboxMessage.status,
-        OutboxMessage.last_error,
-    )
-    ids = {entry_message_id(entry, ctx.mail_domain): entry.seq for entry in entries}
-    rows = list(session.execute(select(*columns).where(OutboxMessage.message_id.in_(ids))))
-    missing = {entry.seq for entry in entries} - {ids[row.message_id] for row in rows}
-    if missing:
-        rows += session.execute(
-            select(*columns).where(
-                OutboxMessage.game_number == number, OutboxMessage.entry_seq.in_(missing)
-            )
-        )
-    return {
-        row.entry_seq: row.status + (f" ({row.last_error})" if row.last_error else "")
-        for row in rows
-    }
-
-
-def _timeline_entry(number: int, entry: LedgerEntry, mail: str) -> TimelineEntry:
+def _timeline_entry(number: int, entry: SignedEntry, mail: str) -> TimelineEntry:
     data = json.loads(entry.body)["data"]
     return TimelineEntry(
         seq=entry.seq,
@@ -184,24 +159,16 @@ def game_page(
     that page's entries and their messages are read."""
     with reading(ctx.sessions) as session:
         game = _game(session, number, viewer)
-        head = ledger.head(session, number)
-        pages = pager(head.seq if head else 0, start)
-        entries = list(
-            session.execute(
-                select(LedgerEntry)
-                .where(
-                    LedgerEntry.game_number == number,
-                    LedgerEntry.seq.between(pages.first_seq, pages.last_seq),
-                )
-                .order_by(LedgerEntry.seq.desc())
-            ).scalars()
-        )
-        mail = _mail_states(session, ctx, number, entries)
+        chain = Chain.game(number)
+        page = read_page(session, chain, start)
+        mail = mail_states(session, ctx.mail_domain, chain, page.entries)
         return GamePage(
             summary=_summary(game, viewer),
             agreements=[a.text for a in game.agreements],
-            entries=[_timeline_entry(number, e, mail.get(e.seq, "not queued")) for e in entries],
-            pages=pages,
+            entries=[
+                _timeline_entry(number, e, mail.get(e.seq, "not queued")) for e in page.entries
+            ],
+            pages=page.pages,
         )
 
 
@@ -209,13 +176,12 @@ def game_entry(ctx: ServiceContext, number: int, seq: int, viewer: Member) -> En
     """One entry of the game's ledger, and the timeline page to go back to."""
     with reading(ctx.sessions) as session:
         game = _game(session, number, viewer)
-        entry = session.execute(
-            select(LedgerEntry).where(LedgerEntry.game_number == number, LedgerEntry.seq == seq)
-        ).scalar_one_or_none()
+        chain = Chain.game(number)
+        entry = ledger.entry(session, chain, seq)
         if entry is None:
             raise NotFound(f"game {number} has no entry #{seq}")
-        mail = _mail_states(session, ctx, number, [entry])
-        head = ledger.head(session, number)
+        mail = mail_states(session, ctx.mail_domain, chain, [entry])
+        head = ledger.head(session, chain)
         newest = head is not None and seq > head.seq - PAGE_ENTRIES
         return EntryPage(
             summary=_summary(game, viewer),

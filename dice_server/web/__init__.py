@@ -1,1 +1,1 @@
-"""Channels over HTTP: the JSON API and (later) the pages. Adapters only translate."""
+"""Channels over HTTP: the JSON API and the pages. Adapters only translate."""

@@ -10,7 +10,8 @@ from dice_server import service_context
 from dice_server.db import reading
 from dice_server.errors import Unauthorized
 from dice_server.jsonbody import read_json
-from dice_server.models import LedgerEntry, Member
+from dice_server.ledger import SignedEntry
+from dice_server.models import Member
 from dice_server.services.entries import ApiToken, Retry
 from dice_server.services.games import export_ledger
 from dice_server.services.keys import published_keys
@@ -39,7 +40,7 @@ def authenticated() -> Member:
         return member_by_token(session, token.token)
 
 
-def created(entry: LedgerEntry) -> tuple[Response, int]:
+def created(entry: SignedEntry) -> tuple[Response, int]:
     return jsonify(entry.signed()), 201
 
 

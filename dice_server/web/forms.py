@@ -21,11 +21,12 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, EqualTo, NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from dice_server.rollspec import COMBAT_VALUES, OPTIONS
+from adjudicator.rolls import COMBAT_VALUES, OPTIONS, ROCKET_SHOTS
+from dice_server.requests import COUNTRIES as POWERS
+from dice_server.requests import TECHNOLOGIES
 from dice_server.services.notes import TOPICS
-from dice_server.specialrolls import TECH_NAMES, tech_label
 
-COUNTRIES = [SelectChoice(c, c) for c in ("Russia", "Germany", "UK", "Japan", "USA")]
+COUNTRIES = [SelectChoice(c, c) for c in POWERS]
 UNITS = list(COMBAT_VALUES)
 
 
@@ -131,9 +132,7 @@ class TechForm(HeaderForm):
     )
     owned = MultiCheckbox(
         "Technologies already owned",
-        choices=[
-            SelectChoice(tech_label(t), tech_label(t)) for t in dict.fromkeys(TECH_NAMES.values())
-        ],
+        choices=[SelectChoice(t, t) for t in TECHNOLOGIES],
     )
 
     def payload(self) -> dict[str, Any]:
@@ -162,7 +161,11 @@ class BombingForm(HeaderForm):
 class RocketForm(HeaderForm):
     target = StringField("Target territory", validators=[DataRequired()])
     launcher = StringField("Launched from (the AA gun's territory)", validators=[Optional()])
-    rockets = IntegerField("Rockets", default=1, validators=[DataRequired(), NumberRange(1, 9)])
+    rockets = IntegerField(
+        "Rockets (one shot per turn)",
+        default=ROCKET_SHOTS,
+        validators=[DataRequired(), NumberRange(ROCKET_SHOTS, ROCKET_SHOTS)],
+    )
 
     def payload(self) -> dict[str, Any]:
         out = {**self.header(), "target": self.target.data, "rockets": self.rockets.data}

@@ -12,7 +12,7 @@ from flask_wtf import FlaskForm
 
 from dice_server import service_context
 from dice_server.errors import ServiceError
-from dice_server.models import LedgerEntry
+from dice_server.ledger import SignedEntry
 from dice_server.services.entries import Retry
 from dice_server.services.notes import send_note
 from dice_server.services.rolls import roll
@@ -33,7 +33,7 @@ FORMS: dict[str, tuple[type[FlaskForm], str, str]] = {
 }
 
 
-def _write(kind: str, number: int, payload: dict[str, Any], retry: Retry) -> LedgerEntry:
+def _write(kind: str, number: int, payload: dict[str, Any], retry: Retry) -> SignedEntry:
     ctx, member = service_context(), me()
     if kind == "note":
         return send_note(ctx, member.id, number, payload, retry)
@@ -46,6 +46,9 @@ def _page(what: str) -> Callable[[int], Page]:
     def view(number: int) -> Page:
         member = me()
         summary = game_summary(service_context(), number, member)
+        # A roll in an ended game is refused (the service says so on a POST); the page says
+        # it before anyone fills in the form. Notes still reach an ended game.
+        ended = kind != "note" and summary.status != "active"
         form = form_class()
         status = 200
         if request.method == "POST":
@@ -63,9 +66,10 @@ def _page(what: str) -> Callable[[int], Page]:
                     return redirect(url_for("games.entry", number=number, seq=entry.seq))
             else:
                 status = 400
-        form.nonce.data = nonces.issue(member.id, f"{what}:{number}")
+        if not ended:
+            form.nonce.data = nonces.issue(member.id, f"{what}:{number}")
         return render_template(
-            f"roller_{what}.html", form=form, game=summary, title=title, what=what
+            f"roller_{what}.html", form=form, game=summary, title=title, what=what, ended=ended
         ), status
 
     view.__name__ = f"{what}_view"

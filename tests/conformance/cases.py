@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from adjudicator.declarations import Code, Finding, check_declarations
+from adjudicator.declarations import Code, check_declarations
+from adjudicator.diagnostics import Diagnostic
 from adjudicator.names import Names, classic_names
 from adjudicator.notation import Severity, Turn, parse
 from adjudicator.position import Position, arranged
@@ -27,13 +28,13 @@ class Case:
     def position(self, units: Units, **kw: Any) -> Position:
         return arranged(units, **kw)
 
-    def check(self, units: Units, orders: str, **kw: Any) -> tuple[Finding, ...]:
+    def check(self, units: Units, orders: str, **kw: Any) -> tuple[Diagnostic, ...]:
         turn = parse(orders)
         assert turn.errors == () and turn.battles, "the orders themselves must read cleanly"
         return check_declarations(turn, self.position(units, **kw))
 
 
-def errors(found: tuple[Finding, ...]) -> list[tuple[int, Code, tuple[int, ...]]]:
+def errors(found: tuple[Diagnostic, ...]) -> list[tuple[int, Code, tuple[int, ...]]]:
     """The error findings as (line, code, battles)."""
     return [(f.line, f.code, f.battles) for f in found if f.severity is Severity.ERROR]
 

@@ -3,7 +3,7 @@ strike, and the technologies that change the dice."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from tests.conformance.cases import battle, misses
 
@@ -83,50 +83,15 @@ class TestAaGuns:
     re-rolled starting with round 2. Aircraft are removed from right to left. For example, if
     one AA hit occurs, it is the last aircraft (and its die roll) that is removed
 
-    Judgement: the rule identifies an aircraft by the position of its die, so AA dice are
-    read left to right against the aircraft in the order their dice are listed (fighters,
-    then bombers): a 1 removes the aircraft in that position, whatever the order of loss.
+    Only this remedy, for a gun forgotten, removes aircraft by the position of a die. AA shots
+    rolled in time remove the aircraft the attacker picks, by his order of loss
+    (``test_aa_casualties.py``); the dice of an aircraft shot down in the same roll as round
+    1 are its type's last ones, the way this rule removes "the last aircraft (and its die
+    roll)".
     """
 
-    ATTACK: ClassVar[dict[str, int]] = {"INF": 1, "FTR": 2, "BMB": 1}
-    DEFENCE: ClassVar[dict[str, int]] = {"INF": 2, "AA": 1}
-
-    def test_aa_hit_removes_the_aircraft_whose_die_hit(self) -> None:
-        """The third AA die hits: the bomber (third aircraft) is lost, not a fighter, and its
-        round-1 die (a 1, thrown in the same roll) is not used."""
-        out = battle(
-            "land",
-            self.ATTACK,
-            self.DEFENCE,
-            {
-                "aa": [6, 6, 1],
-                "attacker": {"INF": [6], "FTR": [6, 6], "BMB": [1]},
-                "defender": misses(INF=2),
-            },
-        )
-        first = out["rounds"][0]
-        assert first["aa_hits"] == 1 and first["attacker_casualties"] == {"BMB": 1}
-        assert first["attacker_hits"] == 0 and first["defender_casualties"] == {}
-        assert out["final"] == 1
-
-    def test_twin_first_die_hits_a_fighter(self) -> None:
-        """Twin: the first AA die hits: a fighter is lost and the bomber's 1 hits."""
-        out = battle(
-            "land",
-            self.ATTACK,
-            self.DEFENCE,
-            {
-                "aa": [1, 6, 6],
-                "attacker": {"INF": [6], "FTR": [6, 6], "BMB": [1]},
-                "defender": misses(INF=2),
-            },
-        )
-        first = out["rounds"][0]
-        assert first["attacker_casualties"] == {"FTR": 1}
-        assert first["defender_casualties"] == {"INF": 1}
-
     def test_aircraft_shot_down_before_it_fires(self) -> None:
-        """The second fighter is hit: of the fighters' dice [6, 1] its 1 is dropped."""
+        """One fighter is lost; its die is the fighters' last, the 1: void."""
         out = battle(
             "land",
             {"FTR": 2},

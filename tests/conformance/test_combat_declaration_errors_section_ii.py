@@ -11,15 +11,16 @@ from typing import ClassVar
 
 import pytest
 
-from adjudicator.declarations import Code, Finding, void_battles
+from adjudicator.declarations import Code, void_battles
 from adjudicator.declarations.geometry import geometry
+from adjudicator.diagnostics import Diagnostic
 from adjudicator.notation import Severity
 from adjudicator.position import arranged
 from adjudicator.units import UnitType as U
 from tests.conformance.cases import UK, Case, G, R, Units, errors
 
 
-def codes(found: tuple[Finding, ...]) -> list[Code]:
+def codes(found: tuple[Diagnostic, ...]) -> list[Code]:
     return [f.code for f in found]
 
 

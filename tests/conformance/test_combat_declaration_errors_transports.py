@@ -81,7 +81,7 @@ class TestOneAssaultPerTransport(Case):
             (2, Code.TRANSPORT_TWO_ASSAULTS, (1, 2)),
             (4, Code.TRANSPORT_TWO_ASSAULTS, (1, 2)),
         ]
-        assert "Transport Unloading" in found[0].rule
+        assert "Transport Unloading" in found[0].citation
         assert "battle #1 (West Europe)" in found[1].message
         assert "battle #2 (Finland Norway)" in found[0].message
 

@@ -56,7 +56,7 @@ class TestNonCombatMovesTakePrecedence(Case):
         assert "line 4 (non-combat move)" in karelia.message
         assert "over line 7 (map update)" in karelia.message
         assert "over line 8 (map update)" in russia.message
-        assert all(f.rule == "IAAPA Error Correction V" for f in applied.findings)
+        assert all(f.citation == "IAAPA Error Correction V" for f in applied.findings)
 
     def test_the_position_follows_the_move(self) -> None:
         after = self.apply(self.EMAIL).position

@@ -47,7 +47,7 @@ class TestSectionIICombatDeclarationErrors(NotationCase):
         turn = read("Attack #1 - Karelia (3 INF)\nE Eur 3 INF, 2 ARM\nTotal: 3 INF, 1 ARM v. 3 INF")
         assert codes(turn) == [(3, "warning", "total-mismatch")]
         assert turn.battles[0].attacker == Units.of({U.INF: 3, U.ARM: 2})
-        assert turn.diagnostics[0].rule == "IAAPA Error Correction II"
+        assert turn.diagnostics[0].citation == "IAAPA Error Correction II"
 
     def test_units_without_an_origin_are_flagged(self, read: Read) -> None:
         """... along with their country/territory or sea zone of origin"""

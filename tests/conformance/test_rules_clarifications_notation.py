@@ -64,7 +64,7 @@ class TestSubWithdrawal(NotationCase):
     def test_a_withdrawal_without_a_zone_is_an_error(self, read: Read) -> None:
         turn = read("Battle #2: my sub withdraws")
         assert turn.withdrawals == ()
-        assert turn.errors[0].rule == "IAAPA Rules Clarifications, Sub Withdrawal"
+        assert turn.errors[0].citation == "IAAPA Rules Clarifications: Sub Withdrawal"
 
 
 class TestRetreats(NotationCase):

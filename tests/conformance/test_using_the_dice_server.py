@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from dice_server.rollspec import parse_battle_roll
-from dice_server.specialrolls import parse_bombing_roll, parse_tech_roll
+from dice_server.requests import parse_battle_roll, parse_bombing_roll, parse_tech_roll
 
 HEADER = {"round": 1, "turn": 1, "country": "UK", "battle": "West Europe"}
 

@@ -13,26 +13,29 @@ from click.testing import CliRunner, Result
 from dice_server import create_app
 from dice_server.cli import main
 from dice_server.keys import MissingKeys
-from tests.conftest import PG_URL, reset_postgres
+from tests.conftest import Databases
 
 Pbem = Callable[..., Result]
 
 
 @pytest.fixture
-def pbem(tmp_path: Path) -> Pbem:
-    env = {
+def cli_env(databases: Databases, tmp_path: Path) -> dict[str, str]:
+    """The environment of `pbem` commands: a fresh instance folder and database."""
+    return {
         "PBEM_INSTANCE_PATH": str(tmp_path / "inst"),
-        "PBEM_DATABASE_URL": PG_URL or f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+        "PBEM_DATABASE_URL": databases.fresh(tmp_path, "cli.sqlite3"),
     }
-    if PG_URL:
-        reset_postgres(PG_URL)
-    runner = CliRunner(env=env)
+
+
+@pytest.fixture
+def pbem(cli_env: dict[str, str]) -> Pbem:
+    runner = CliRunner(env=cli_env)
 
     def run(*args: str) -> Result:
         return runner.invoke(main, list(args), catch_exceptions=False)
 
     assert run("init").exit_code == 0
-    assert run("db", "upgrade").exit_code == 0
+    assert run("db", "upgrade").exit_code == 0  # already at head: nothing to do
     return run
 
 
@@ -213,16 +216,9 @@ def test_battle_resolve_replays_the_recorded_dice(tmp_path: Path) -> None:
     assert runner.invoke(main, ["battle", "resolve", "-"], input="{").exit_code == 1
 
 
-def test_member_password_from_stdin(pbem: Pbem, tmp_path: Path) -> None:
+def test_member_password_from_stdin(pbem: Pbem, cli_env: dict[str, str]) -> None:
     pbem("member", "add", "law@example.org", "--name", "Law", "--role", "minister", "--confirmed")
-    runner = CliRunner(
-        env={
-            "PBEM_INSTANCE_PATH": str(tmp_path / "inst"),
-            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}",
-        }
-    )
-    if PG_URL:
-        pytest.skip("the pbem fixture's database is PostgreSQL here")
+    runner = CliRunner(env=cli_env)
     short = runner.invoke(main, ["member", "password", "law@example.org"], input="short\n")
     assert short.exit_code == 1 and "10 to 200 characters" in short.stderr
     done = runner.invoke(
@@ -231,8 +227,8 @@ def test_member_password_from_stdin(pbem: Pbem, tmp_path: Path) -> None:
     assert done.exit_code == 0 and done.stdout == ""
     app = create_app(
         {
-            "INSTANCE_PATH": str(tmp_path / "inst"),
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+            "INSTANCE_PATH": cli_env["PBEM_INSTANCE_PATH"],
+            "DATABASE_URL": cli_env["PBEM_DATABASE_URL"],
         }
     )
     from dice_server.services.accounts import authenticate
@@ -241,6 +237,7 @@ def test_member_password_from_stdin(pbem: Pbem, tmp_path: Path) -> None:
         app.extensions["pbem"], "law@example.org", "a-long-enough-password", "test"
     )
     assert member.is_minister
+    app.extensions["pbem"].sessions.kw["bind"].dispose()
 
 
 def test_position_initial_and_declarations_checked_against_it(tmp_path: Path) -> None:
@@ -275,6 +272,11 @@ def test_position_initial_and_declarations_checked_against_it(tmp_path: Path) ->
     assert {d["code"] for d in report["diagnostics"] if d["severity"] == "error"} == {
         "over-committed"
     }
+    text = runner.invoke(main, ["turn", "check", str(bad), "--initial"])
+    assert text.exit_code == 1
+    assert "Void battles: #1 East Europe, #2 Ukraine S.S.R." in text.stdout
+    text = runner.invoke(main, ["turn", "check", str(good), "--position", str(saved)])
+    assert text.exit_code == 0 and "Void battles: none" in text.stdout
     # Without a position, nothing about the board is claimed.
     plain = runner.invoke(main, ["turn", "check", str(bad), "--json"])
     assert plain.exit_code == 0 and "void_battles" not in json.loads(plain.stdout)

@@ -29,7 +29,6 @@ from werkzeug.test import TestResponse
 from dice_server import create_app
 from dice_server.db import reading
 from dice_server.keys import init_instance
-from dice_server.migrate import upgrade
 from dice_server.models import (
     AddressToken,
     DiceAddress,
@@ -46,7 +45,7 @@ from dice_server.services.games import create_game
 from dice_server.services.members import add_member
 from dice_server.web import nonces
 from dice_server.web.forms import BattleForm, BombingForm, NoteForm, RocketForm, TechForm
-from tests.conftest import PG_URL, battle, reset_postgres
+from tests.conftest import Databases, battle
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "120"))
 FUZZ = settings(
@@ -109,23 +108,20 @@ class Fuzz:
 
 
 @pytest.fixture(scope="module")
-def fuzz(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzz]:
+def fuzz(tmp_path_factory: pytest.TempPathFactory, databases: Databases) -> Iterator[Fuzz]:
     root: Path = tmp_path_factory.mktemp("fuzz")
     init_instance(root / "instance")
-    if PG_URL:
-        reset_postgres(PG_URL)
     app = create_app(
         {
             "TESTING": True,
             "INSTANCE_PATH": str(root / "instance"),
-            "DATABASE_URL": PG_URL or f"sqlite:///{root / 'fuzz.sqlite3'}",
+            "DATABASE_URL": databases.fresh(root, "fuzz.sqlite3"),
             "WTF_CSRF_ENABLED": False,
             "TRIPLEA_ROLLS_PER_ADDRESS": 10**6,
             "TRIPLEA_ROLLS_PER_CLIENT": 10**6,
         }
     )
     engine = app.extensions["pbem"].sessions.kw["bind"]
-    upgrade(engine)
     ctx: ServiceContext = app.extensions["pbem"]
     tokens, ids = {}, {}
     for who in ("axis", "allies"):

@@ -18,7 +18,6 @@ from dice_server import create_app
 from dice_server.db import reading
 from dice_server.errors import TooManyRequests
 from dice_server.mail.delivery import Courier, deliver_due
-from dice_server.migrate import upgrade
 from dice_server.models import LedgerEntry, OutboxMessage
 from dice_server.services import ServiceContext, accounts
 from dice_server.services.members import add_member
@@ -102,7 +101,6 @@ def test_the_session_cookie_is_secure_behind_https(instance: Path, database_url:
             "BASE_URL": "https://dice.league.example",
         }
     )
-    upgrade(app.extensions["pbem"].sessions.kw["bind"])
     ctx: ServiceContext = app.extensions["pbem"]
     add_member(ctx, "rommel@example.org", "Rommel", confirmed=True)
     accounts.set_password(ctx, "rommel@example.org", PASSWORD)

@@ -26,7 +26,7 @@ from dice_server.services import ServiceContext
 from dice_server.services.games import end_game, export_ledger, reopen_game
 from dice_server.services.rolls import roll_battle
 from dice_server.verifier import seed_commitment, verify_ledger
-from tests.conftest import PG_URL, League, SteppingClock, battle, reset_postgres
+from tests.conftest import PG_URL, Databases, League, SteppingClock, battle
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -109,13 +109,13 @@ def test_append_only_triggers_refuse_update_and_delete(league: League) -> None:
     assert len(bodies(league.ctx, league.game)) == 1
 
 
-def test_triggers_are_present_after_alembic_upgrade_head(tmp_path: Path) -> None:
+def test_triggers_are_present_after_alembic_upgrade_head(
+    databases: Databases, tmp_path: Path
+) -> None:
     """`alembic upgrade head`, run as an operator would, leaves the triggers in place."""
-    url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    url = databases.empty(tmp_path, "fresh.sqlite3")
     query = "SELECT name FROM sqlite_master WHERE type='trigger'"
     if PG_URL:
-        reset_postgres(PG_URL)
-        url = PG_URL
         query = "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal"
     env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_INSTANCE_PATH": str(tmp_path)}
     subprocess.run(

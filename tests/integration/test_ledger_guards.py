@@ -39,7 +39,7 @@ from dice_server.services.rolls import roll_battle
 from dice_server.services.tables import Limits, check_roll
 from dice_server.services.tables import roll as table_roll
 from dice_server.verifier import body_hash
-from tests.conftest import PG_URL, League, battle, follow_link, reset_postgres
+from tests.conftest import Databases, League, battle, follow_link
 from tests.integration.test_ledger import member_id
 from tests.integration.test_pages import Table, mailed_link, register, roll_form
 
@@ -510,12 +510,11 @@ def trigger_names(url: str) -> set[str]:
     return names
 
 
-def test_the_guards_are_present_after_alembic_upgrade_head(tmp_path: Path) -> None:
+def test_the_guards_are_present_after_alembic_upgrade_head(
+    databases: Databases, tmp_path: Path
+) -> None:
     """`alembic upgrade head`, run as an operator would, leaves the guards in place."""
-    url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
-    if PG_URL:
-        reset_postgres(PG_URL)
-        url = PG_URL
+    url = databases.empty(tmp_path, "fresh.sqlite3")
     env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_INSTANCE_PATH": str(tmp_path)}
     subprocess.run(
         [sys.executable, "-m", "alembic", "upgrade", "head"],

@@ -9,14 +9,13 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,12 +26,6 @@ from tests.conftest import battle
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def processes_of(instance: str) -> list[int]:
@@ -85,9 +78,7 @@ class Live:
     def game(self) -> tuple[str, str, str]:
         """Two confirmed members and a game between them: (axis token, allies token, game)."""
         axis = self.pbem("member", "add", "axis@example.org", "--name", "Axis", "--confirmed")
-        allies = self.pbem(
-            "member", "add", "allies@example.org", "--name", "Allies", "--confirmed"
-        )
+        allies = self.pbem("member", "add", "allies@example.org", "--name", "Allies", "--confirmed")
         game = self.pbem(
             "game", "create", "--axis", "axis@example.org", "--allies", "allies@example.org"
         )
@@ -111,12 +102,13 @@ class Live:
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[Live]:
-    port = free_port()
+def live(tmp_path: Path, reserve_port: Callable[[], int]) -> Iterator[Live]:
+    port = reserve_port()
     env = {
         **os.environ,
         "PBEM_INSTANCE_PATH": str(tmp_path / "instance"),
         "PBEM_PORT": str(port),
+        "GUNICORN_CMD_ARGS": "--reuse-port",  # binds the reserved port beside its holder
         "PBEM_WORKERS": "2",
         "PBEM_OUTBOX_INTERVAL_SECONDS": "0.5",
     }

@@ -4,15 +4,15 @@ are kept and reported without touching the entry."""
 
 from __future__ import annotations
 
+import asyncio
 import email
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
@@ -38,10 +38,18 @@ from tests.conftest import League, battle
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+class RelayController(Controller):
+    """aiosmtpd's threaded controller, binding with SO_REUSEPORT so that it can listen on
+    a port the ``reserve_port`` fixture holds."""
+
+    def _create_server(self) -> Coroutine[Any, Any, asyncio.Server]:
+        return self.loop.create_server(
+            self._factory_invoker,
+            host=self.hostname,
+            port=self.port,
+            ssl=self.ssl_context,
+            reuse_port=True,
+        )
 
 
 class Relay:
@@ -76,10 +84,10 @@ class Relay:
 
 
 @pytest.fixture
-def relay() -> Iterator[tuple[Relay, int]]:
+def relay(reserve_port: Callable[[], int]) -> Iterator[tuple[Relay, int]]:
     handler = Relay()
-    port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port, data_size_limit=200_000)
+    port = reserve_port()
+    controller = RelayController(handler, hostname="127.0.0.1", port=port, data_size_limit=200_000)
     controller.start()
     yield handler, port
     controller.stop()
@@ -224,8 +232,10 @@ def test_refused_address_is_kept_and_reported(
         assert session.execute(select(LedgerEntry.seq)).scalars().all() == [1, 2]
 
 
-def test_relay_down_then_given_up_then_retried(app: Flask, league: League) -> None:
-    dead = free_port()
+def test_relay_down_then_given_up_then_retried(
+    app: Flask, league: League, reserve_port: Callable[[], int]
+) -> None:
+    dead = reserve_port()  # nothing listens there
     courier = courier_for(app, **smtp_config(dead), OUTBOX_MAX_ATTEMPTS=2)
     assert "unreachable" in deliver_due(courier).failed[1]
     assert rows(league.ctx)[0].status == "pending"
@@ -235,11 +245,13 @@ def test_relay_down_then_given_up_then_retried(app: Flask, league: League) -> No
     assert deliver_due(courier).failed == {}  # failed messages wait for an operator
 
 
-def test_message_too_large_for_the_relay(app: Flask, league: League) -> None:
+def test_message_too_large_for_the_relay(
+    app: Flask, league: League, reserve_port: Callable[[], int]
+) -> None:
     send_note(league.ctx, 1, league.game, {"topic": "general", "text": "x" * 9000})
     handler_small = Relay()
-    small_port = free_port()
-    controller = Controller(
+    small_port = reserve_port()
+    controller = RelayController(
         handler_small, hostname="127.0.0.1", port=small_port, data_size_limit=4000
     )
     controller.start()
@@ -252,8 +264,10 @@ def test_message_too_large_for_the_relay(app: Flask, league: League) -> None:
     assert rows(league.ctx)[1].status == "failed"
 
 
-def test_operators_list_and_retry(app: Flask, league: League, tmp_path: Path) -> None:
-    courier = courier_for(app, **smtp_config(free_port()), OUTBOX_MAX_ATTEMPTS=1)
+def test_operators_list_and_retry(
+    app: Flask, league: League, reserve_port: Callable[[], int]
+) -> None:
+    courier = courier_for(app, **smtp_config(reserve_port()), OUTBOX_MAX_ATTEMPTS=1)
     deliver_due(courier)
     env = {"PBEM_INSTANCE_PATH": app.instance_path, "PBEM_DATABASE_URL": app.config["DATABASE_URL"]}
     runner = CliRunner(env=env)
@@ -429,7 +443,7 @@ def self_signed(tmp_path: Path) -> tuple[Path, Path]:
 
 @pytest.mark.parametrize("security", ["starttls", "ssl"])
 def test_relay_over_tls_with_login(
-    app: Flask, league: League, tmp_path: Path, security: str
+    app: Flask, league: League, tmp_path: Path, security: str, reserve_port: Callable[[], int]
 ) -> None:
     """The relay from config: STARTTLS or SSL, and a login that only works over TLS."""
     import ssl
@@ -452,14 +466,14 @@ def test_relay_over_tls_with_login(
             logins.append(mechanism)
         return AuthResult(success=ok)
 
-    handler, port = Relay(), free_port()
+    handler, port = Relay(), reserve_port()
     options: dict[str, Any] = {"authenticator": authenticator, "auth_require_tls": True}
     if security == "starttls":
         options.update(tls_context=context, require_starttls=True)
     else:
         # aiosmtpd does not count an implicit-TLS session as TLS for AUTH: it is one anyway.
         options.update(ssl_context=context, auth_require_tls=False)
-    controller = Controller(
+    controller = RelayController(
         handler, hostname="127.0.0.1", port=port, server_hostname="127.0.0.1", **options
     )
     controller.start()

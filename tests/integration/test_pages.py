@@ -237,9 +237,11 @@ def test_registration_answers_the_same_for_a_members_address(app: Flask, table: 
     known = register(app.test_client(), email="ROMMEL@Example.ORG")
     new = register(app.test_client(), email="guderian@example.org")
     assert known.status_code == new.status_code == 200
-    strip = lambda r: r.get_data(as_text=True).replace("ROMMEL@example.org", "X").replace(  # noqa: E731
-        "guderian@example.org", "X"
-    )
+
+    def strip(response: Any) -> str:
+        text: str = response.get_data(as_text=True)
+        return text.replace("ROMMEL@example.org", "X").replace("guderian@example.org", "X")
+
     assert strip(known) == strip(new)
     assert "set-cookie" not in {k.lower() for k in known.headers.keys()} - {
         k.lower() for k in new.headers.keys()

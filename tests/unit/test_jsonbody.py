@@ -53,6 +53,8 @@ def refusal(raw: bytes | str) -> InvalidRequest:
             "owned[1]",
         ),
         (b'{"\\udbff": 1}', 'the key "\\udbff" in the top-level object', None),
+        # A duplicate key under a surrogate key: the message could not be encoded.
+        (b'{"\\ud800": {"a": 1, "a": 2}}', 'the key "\\ud800" in the top-level object', None),
         (b'{"round": ' + b"9" * 5000 + b"}", "5000 digits (at line 1 column 11)", None),
         (b'{"round": -' + b"1" * 17 + b"}", "17 digits", None),
         (

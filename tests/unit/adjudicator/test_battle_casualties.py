@@ -57,14 +57,18 @@ def test_can_survive_matches_brute_force(pool: Forces, r: int, u: int, unit: Uni
     units = [x for x, n in pool for _ in range(n)]
     spared = any(
         any(units[i] is unit for i in range(len(units)) if i not in c)
-        for c in allocations(pool, r, u))
+        for c in allocations(pool, r, u)
+    )
     assert can_survive(pool, unit, r, u) == spared
 
 
 @settings(max_examples=150, deadline=None)
 @given(pools, small, small, st.permutations(SEA))
 def test_order_gives_the_earliest_lawful_casualties(
-    pool: Forces, r: int, u: int, order: list[UnitType],
+    pool: Forces,
+    r: int,
+    u: int,
+    order: list[UnitType],
 ) -> None:
     units = [x for x, n in pool for _ in range(n)]
     rank = {unit: i for i, unit in enumerate(order)}
@@ -106,13 +110,17 @@ def test_full_order_appends_what_a_declared_order_leaves_out() -> None:
     assert set(order) == set(UnitType)
 
 
-@pytest.mark.parametrize(("pool", "unit", "hits", "expected"), [
-    ({U.INF: 1, U.BMB: 1}, U.BMB, 1, True),
-    ({U.INF: 1, U.BMB: 1}, U.BMB, 2, False),
-    ({U.BMB: 2}, U.BMB, 1, True),
-    ({U.BMB: 1}, U.BMB, 0, True),
-    ({U.INF: 2}, U.BMB, 0, False),
-])
-def test_can_survive_land(pool: dict[UnitType, int], unit: UnitType, hits: int,
-                          expected: bool) -> None:
+@pytest.mark.parametrize(
+    ("pool", "unit", "hits", "expected"),
+    [
+        ({U.INF: 1, U.BMB: 1}, U.BMB, 1, True),
+        ({U.INF: 1, U.BMB: 1}, U.BMB, 2, False),
+        ({U.BMB: 2}, U.BMB, 1, True),
+        ({U.BMB: 1}, U.BMB, 0, True),
+        ({U.INF: 2}, U.BMB, 0, False),
+    ],
+)
+def test_can_survive_land(
+    pool: dict[UnitType, int], unit: UnitType, hits: int, expected: bool
+) -> None:
     assert can_survive(Forces.of(pool), unit, 0, hits) is expected

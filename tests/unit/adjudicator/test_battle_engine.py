@@ -27,13 +27,17 @@ U = UnitType
 LAND, SEA = Battlefield.LAND, Battlefield.SEA
 
 
-def setup(field: Battlefield, attacker: dict[UnitType, int], defender: dict[UnitType, int],
-          **extra: Any) -> BattleSetup:
+def setup(
+    field: Battlefield, attacker: dict[UnitType, int], defender: dict[UnitType, int], **extra: Any
+) -> BattleSetup:
     return BattleSetup(field, Forces.of(attacker), Forces.of(defender), **extra)
 
 
-def rolled(attacker: dict[UnitType, tuple[int, ...]], defender: dict[UnitType, tuple[int, ...]],
-           **extra: Any) -> RoundInput:
+def rolled(
+    attacker: dict[UnitType, tuple[int, ...]],
+    defender: dict[UnitType, tuple[int, ...]],
+    **extra: Any,
+) -> RoundInput:
     return RoundInput(attacker=attacker, defender=defender, **extra)
 
 
@@ -97,16 +101,22 @@ class TestCargoBetweenRounds:
         """Three TRN, one loaded; two hits sink two empties; the loaded one still owes a
         pause in round 2 only if it can survive: one hit on the last TRN cannot."""
         s = setup(SEA, {U.BB: 2}, {U.TRN: 3}, transport_cargo=1)
-        r = resolve(s, [rolled({U.BB: (1, 1)}, {U.TRN: (6, 6, 6)}),
-                        rolled({U.BB: (1, 6)}, {U.TRN: (6,)})])
+        r = resolve(
+            s, [rolled({U.BB: (1, 1)}, {U.TRN: (6, 6, 6)}), rolled({U.BB: (1, 6)}, {U.TRN: (6,)})]
+        )
         first = r.rounds[0].pause
         assert first is not None and first.reasons == (PauseReason.LOADED_TRANSPORT,)
         assert r.rounds[1].pause is None and r.outcome is Outcome.ATTACKER_WINS
 
     def test_carrier_whose_fighter_is_lost_is_no_longer_loaded(self) -> None:
         s = setup(SEA, {U.BB: 2}, {U.AC: 1, U.FTR: 1, U.TRN: 1})
-        r = resolve(s, [rolled({U.BB: (1, 1)}, {U.AC: (6,), U.FTR: (6,), U.TRN: (6,)}),
-                        rolled({U.BB: (1, 6)}, {U.AC: (6,)})])
+        r = resolve(
+            s,
+            [
+                rolled({U.BB: (1, 1)}, {U.AC: (6,), U.FTR: (6,), U.TRN: (6,)}),
+                rolled({U.BB: (1, 6)}, {U.AC: (6,)}),
+            ],
+        )
         assert r.rounds[0].defender_casualties == Forces.of({U.TRN: 1, U.FTR: 1})
         assert r.rounds[0].pause is not None
         assert r.rounds[1].pause is None
@@ -114,8 +124,12 @@ class TestCargoBetweenRounds:
     def test_fighters_aboard_default_to_every_defending_fighter_that_fits(self) -> None:
         s = setup(SEA, {U.BB: 1}, {U.AC: 1, U.FTR: 3})
         assert s.initial_carrier_fighters() == 2
-        assert setup(SEA, {U.BB: 1}, {U.AC: 1, U.FTR: 1},
-                     carrier_fighters=0).initial_carrier_fighters() == 0
+        assert (
+            setup(
+                SEA, {U.BB: 1}, {U.AC: 1, U.FTR: 1}, carrier_fighters=0
+            ).initial_carrier_fighters()
+            == 0
+        )
 
 
 class TestAaCorners:
@@ -126,10 +140,20 @@ class TestAaCorners:
         assert r.outcome is Outcome.ATTACKER_WINS and r.captured and r.final
 
     def test_heavy_bomber_shot_down_takes_its_three_dice(self) -> None:
-        s = setup(LAND, {U.BMB: 2}, {U.INF: 3, U.AA: 1},
-                  attacker_technologies=frozenset({Technology.HEAVY_BOMBERS}))
-        r = resolve(s, [RoundInput(aa=(6, 1), attacker={U.BMB: (6, 6, 6, 1, 1, 1)},
-                                   defender={U.INF: (6, 6, 6)})])
+        s = setup(
+            LAND,
+            {U.BMB: 2},
+            {U.INF: 3, U.AA: 1},
+            attacker_technologies=frozenset({Technology.HEAVY_BOMBERS}),
+        )
+        r = resolve(
+            s,
+            [
+                RoundInput(
+                    aa=(6, 1), attacker={U.BMB: (6, 6, 6, 1, 1, 1)}, defender={U.INF: (6, 6, 6)}
+                )
+            ],
+        )
         assert r.rounds[0].attacker_hits == 0 and r.final
 
     def test_walk_in_needs_no_roll(self) -> None:
@@ -175,11 +199,22 @@ def test_no_retreat_flag() -> None:
 
 
 def test_output_is_plain_json_of_integers_and_strings() -> None:
-    out: dict[str, Any] = resolve_json({
-        "version": 1, "kind": "land", "amphibious": 1, "attacker": {"INF": 2, "BB": 1},
-        "defender": {"INF": 2, "BMB": 1},
-        "rounds": [{"bombard": [1], "attacker": {"INF": [1, 6]},
-                    "defender": {"INF": [6, 6], "BMB": [6]}}]})
+    out: dict[str, Any] = resolve_json(
+        {
+            "version": 1,
+            "kind": "land",
+            "amphibious": 1,
+            "attacker": {"INF": 2, "BB": 1},
+            "defender": {"INF": 2, "BMB": 1},
+            "rounds": [
+                {
+                    "bombard": [1],
+                    "attacker": {"INF": [1, 6]},
+                    "defender": {"INF": [6, 6], "BMB": [6]},
+                }
+            ],
+        }
+    )
 
     def walk(value: object) -> None:
         assert not isinstance(value, (bool, float))

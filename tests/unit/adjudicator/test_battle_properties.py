@@ -27,8 +27,9 @@ BATTLE_TECH = (Technology.HEAVY_BOMBERS, Technology.SUPER_SUBS, Technology.JET_P
 
 
 def forces(units: tuple[UnitType, ...], most: int = 3) -> st.SearchStrategy[Forces]:
-    return st.dictionaries(st.sampled_from(units), st.integers(0, most),
-                           max_size=len(units)).map(Forces.of)
+    return st.dictionaries(st.sampled_from(units), st.integers(0, most), max_size=len(units)).map(
+        Forces.of
+    )
 
 
 @st.composite
@@ -40,11 +41,15 @@ def setups(draw: st.DrawFn) -> BattleSetup:
     if amphibious:
         attack = attack.plus(Forces.of({U.BB: draw(st.integers(0, 2))}))
     return BattleSetup(
-        Battlefield.LAND if land else Battlefield.SEA, attack, defence, amphibious=amphibious,
+        Battlefield.LAND if land else Battlefield.SEA,
+        attack,
+        defence,
+        amphibious=amphibious,
         transport_cargo=draw(st.integers(0, 2 * defence.count(U.TRN))),
         attacker_technologies=frozenset(draw(st.sets(st.sampled_from(BATTLE_TECH)))),
         defender_technologies=frozenset(draw(st.sets(st.sampled_from(BATTLE_TECH)))),
-        no_retreat=draw(st.booleans()))
+        no_retreat=draw(st.booleans()),
+    )
 
 
 def remaining(start: Forces, result: BattleResult, attacker: bool, upto: int) -> Forces:
@@ -57,13 +62,15 @@ def remaining(start: Forces, result: BattleResult, attacker: bool, upto: int) ->
 
 def check_invariants(s: BattleSetup, result: BattleResult) -> None:
     start_a, start_d = s.attacking, s.defender.combatants()
-    for attacker, start, survivors in ((True, start_a, result.attacker),
-                                       (False, start_d, result.defender)):
-        assert survivors.plus(result.casualties(attacker)).plus(
-            result.withdrawn(attacker)) == start
+    for attacker, start, survivors in (
+        (True, start_a, result.attacker),
+        (False, start_d, result.defender),
+    ):
+        assert survivors.plus(result.casualties(attacker)).plus(result.withdrawn(attacker)) == start
     for k in range(1, len(result.rounds)):
         assert remaining(start_a, result, True, k) and remaining(start_d, result, False, k), (
-            f"round {k + 1} was played after a side was gone")
+            f"round {k + 1} was played after a side was gone"
+        )
     a, d = result.attacker, result.defender
     # an AA gun alone still fires at attacking aircraft before round 1
     aa_to_fire = s.is_land and s.defender.count(U.AA) > 0 and s.attacking.aircraft > 0
@@ -81,11 +88,20 @@ def check_invariants(s: BattleSetup, result: BattleResult) -> None:
 
 dice = st.lists(st.integers(0, 7), max_size=7).map(tuple)
 dice_maps = st.dictionaries(st.sampled_from(list(UnitType)), dice, max_size=4)
-rounds = st.lists(st.builds(
-    RoundInput, aa=dice, bombard=dice, subs=st.one_of(st.just(()), dice),
-    attacker=dice_maps, defender=dice_maps,
-    withdraw_attacker=st.integers(0, 1), withdraw_defender=st.integers(0, 1),
-    retreat=st.booleans()), max_size=5)
+rounds = st.lists(
+    st.builds(
+        RoundInput,
+        aa=dice,
+        bombard=dice,
+        subs=st.one_of(st.just(()), dice),
+        attacker=dice_maps,
+        defender=dice_maps,
+        withdraw_attacker=st.integers(0, 1),
+        withdraw_defender=st.integers(0, 1),
+        retreat=st.booleans(),
+    ),
+    max_size=5,
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -95,8 +111,9 @@ def test_any_dice_keep_the_invariants(s: BattleSetup, thrown: list[RoundInput]) 
     check_invariants(s, resolve(s, thrown))
 
 
-def _exact(s: BattleSetup, side: Side, units: Forces, data: st.DataObject,
-           other: Forces) -> Mapping[UnitType, tuple[int, ...]]:
+def _exact(
+    s: BattleSetup, side: Side, units: Forces, data: st.DataObject, other: Forces
+) -> Mapping[UnitType, tuple[int, ...]]:
     thrown = {}
     for unit, count in units:
         stats = s.profile(side, unit)
@@ -106,8 +123,11 @@ def _exact(s: BattleSetup, side: Side, units: Forces, data: st.DataObject,
         if unit is U.SUB and not other.surface and data.draw(st.booleans()):
             continue
         per_unit = stats.attack_dice if side is Side.ATTACKER else 1
-        thrown[unit] = tuple(data.draw(st.lists(st.integers(1, 6), min_size=count * per_unit,
-                                                max_size=count * per_unit)))
+        thrown[unit] = tuple(
+            data.draw(
+                st.lists(st.integers(1, 6), min_size=count * per_unit, max_size=count * per_unit)
+            )
+        )
     return thrown
 
 
@@ -121,20 +141,30 @@ def test_exact_dice_play_out_without_errors(s: BattleSetup, data: st.DataObject)
     while result.outcome is Outcome.CONTINUES and len(thrown) < 12:
         first = not thrown
         planes = result.attacker.aircraft
-        aa = (data.draw(st.lists(st.integers(1, 6), min_size=planes, max_size=planes))
-              if first and s.is_land and s.defender.count(U.AA) else [])
-        bombard = (data.draw(st.lists(st.integers(1, 6), min_size=s.bombarding,
-                                      max_size=s.bombarding)) if first else [])
+        aa = (
+            data.draw(st.lists(st.integers(1, 6), min_size=planes, max_size=planes))
+            if first and s.is_land and s.defender.count(U.AA)
+            else []
+        )
+        bombard = (
+            data.draw(st.lists(st.integers(1, 6), min_size=s.bombarding, max_size=s.bombarding))
+            if first
+            else []
+        )
         hit = sum(1 for d in aa if d == 1)
         attackers = result.attacker if not hit else None
         if attackers is None:
             # roll the AA first, then the round for the aircraft it left
             probe = resolve(s, [RoundInput(aa=tuple(aa))])
             attackers = result.attacker.minus(probe.rounds[0].attacker_casualties)
-        thrown.append(RoundInput(
-            aa=tuple(aa), bombard=tuple(bombard),
-            attacker=_exact(s, Side.ATTACKER, attackers, data, result.defender),
-            defender=_exact(s, Side.DEFENDER, result.defender, data, attackers)))
+        thrown.append(
+            RoundInput(
+                aa=tuple(aa),
+                bombard=tuple(bombard),
+                attacker=_exact(s, Side.ATTACKER, attackers, data, result.defender),
+                defender=_exact(s, Side.DEFENDER, result.defender, data, attackers),
+            )
+        )
         result = resolve(s, thrown)
     errors = [d for d in result.diagnostics if d.severity.value == "error"]
     assert errors == [], errors

@@ -13,16 +13,28 @@ from adjudicator.powers import Alliance, Power
 
 # The facts file's names (classic-2nd-edition-facts.md §8) and classic.xml's.
 FACTS_ORIGINAL_ICS = {
-    "E US": "East US", "W US": "West US", "UK": "United Kingdom", "Germany": "Germany",
-    "S Europe": "South Europe", "Japan": "Japan", "Russia": "Russia",
+    "E US": "East US",
+    "W US": "West US",
+    "UK": "United Kingdom",
+    "Germany": "Germany",
+    "S Europe": "South Europe",
+    "Japan": "Japan",
+    "Russia": "Russia",
     "Karelia": "Karelia S.S.R.",
 }
 FACTS_CAPITALS = {  # "Capturing an enemy capital (E US, UK, Russia, Germany, Japan)"
-    Power.USA: "East US", Power.UK: "United Kingdom", Power.USSR: "Russia",
-    Power.GERMANY: "Germany", Power.JAPAN: "Japan",
+    Power.USA: "East US",
+    Power.UK: "United Kingdom",
+    Power.USSR: "Russia",
+    Power.GERMANY: "Germany",
+    Power.JAPAN: "Japan",
 }
 FACTS_STARTING_IPCS = {
-    Power.USSR: 24, Power.GERMANY: 32, Power.UK: 30, Power.JAPAN: 25, Power.USA: 36,
+    Power.USSR: 24,
+    Power.GERMANY: 32,
+    Power.UK: 30,
+    Power.JAPAN: 25,
+    Power.USA: 36,
 }
 
 
@@ -39,7 +51,8 @@ def test_classic_land_count_includes_14_neutrals_and_no_impassable_land(
     assert not any(t.impassable for t in xml_board.territories.values())
     assert all(t.ipc == 0 for t in xml_board.neutrals)
     assert {"Spain", "Sweden", "Switzerland", "Turkey", "Eire"} <= {
-        t.name for t in xml_board.neutrals}
+        t.name for t in xml_board.neutrals
+    }
 
 
 @pytest.mark.parametrize("power", list(Power))
@@ -49,7 +62,8 @@ def test_starting_ipcs_match_the_facts_file(xml_board: Board, power: Power) -> N
 
 @pytest.mark.parametrize("power", list(Power))
 def test_starting_ipcs_equal_the_income_of_the_territories_held(
-    xml_board: Board, power: Power,
+    xml_board: Board,
+    power: Power,
 ) -> None:
     income = sum(t.ipc for t in xml_board.land if t.original_owner == power.triplea_name)
     assert income == xml_board.starting_ipcs(power.triplea_name)
@@ -81,7 +95,8 @@ def test_every_original_ic_starts_with_a_factory_of_its_owner(xml_board: Board) 
 
 def test_turn_order_and_alliances(xml_board: Board) -> None:
     assert [Power.from_triplea(p.name) for p in xml_board.players] == sorted(
-        Power, key=lambda p: p.value)
+        Power, key=lambda p: p.value
+    )
     for player in xml_board.players:
         assert player.alliance == Power.from_triplea(player.name).alliance.value
     assert {a.value for a in Alliance} == {p.alliance for p in xml_board.players}
@@ -123,7 +138,12 @@ def test_initial_units_add_up(xml_board: Board, classic_xml: Path) -> None:
         germans.update(counts)
     assert germans["factory"] == 2 and germans["battleship"] == 1
     assert dict(xml_board.units_of("Russians")["Russia"]) == {
-        "aaGun": 1, "armour": 2, "factory": 1, "fighter": 1, "infantry": 4}
+        "aaGun": 1,
+        "armour": 2,
+        "factory": 1,
+        "fighter": 1,
+        "infantry": 4,
+    }
     assert NEUTRAL not in xml_board.initial_units
 
 
@@ -153,8 +173,7 @@ MINI = """<?xml version="1.0"?>
 
 
 def test_a_minimal_game_file(tmp_path: Path) -> None:
-    board = load_triplea_xml(_write(tmp_path, MINI.format(
-        extra='<connection t1="A" t2="B"/>')))
+    board = load_triplea_xml(_write(tmp_path, MINI.format(extra='<connection t1="A" t2="B"/>')))
     assert board.territory("B").is_sea and board.territory("A").is_land
     assert board.are_adjacent("B", "A")
     assert board.starting_ipcs("P") == 0
@@ -172,16 +191,21 @@ def test_a_file_that_is_not_a_game_is_refused(tmp_path: Path) -> None:
 
 
 def test_entity_expansion_is_refused(tmp_path: Path) -> None:
-    bomb = ('<?xml version="1.0"?><!DOCTYPE game [<!ENTITY a "aaaaaaaaaa">'
-            '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><game><info name="&b;"/></game>')
+    bomb = (
+        '<?xml version="1.0"?><!DOCTYPE game [<!ENTITY a "aaaaaaaaaa">'
+        '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><game><info name="&b;"/></game>'
+    )
     with pytest.raises((EntitiesForbidden, DTDForbidden)):
         load_triplea_xml(_write(tmp_path, bomb))
 
 
 def test_a_bad_quantity_names_the_placement(tmp_path: Path) -> None:
-    body = MINI.replace("</game>", '<initialize><unitInitialize><unitPlacement unitType="inf" '
-                        'territory="A" quantity="many" owner="P"/></unitInitialize>'
-                        "</initialize></game>").format(extra="")
+    body = MINI.replace(
+        "</game>",
+        '<initialize><unitInitialize><unitPlacement unitType="inf" '
+        'territory="A" quantity="many" owner="P"/></unitInitialize>'
+        "</initialize></game>",
+    ).format(extra="")
     with pytest.raises(BoardError, match="inf in A"):
         load_triplea_xml(_write(tmp_path, body))
 

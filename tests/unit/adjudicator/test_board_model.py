@@ -21,8 +21,14 @@ def tiny(**overrides: object) -> Board:
             Territory("Bay", True),
             Territory("Gulf", True),
         ],
-        "connections": [("Home", "Field"), ("Home", "Bay"), ("Bay", "Gulf"),
-                        ("Field", "Neutralia"), ("Neutralia", "Peak"), ("Field", "Gulf")],
+        "connections": [
+            ("Home", "Field"),
+            ("Home", "Bay"),
+            ("Bay", "Gulf"),
+            ("Field", "Neutralia"),
+            ("Neutralia", "Peak"),
+            ("Field", "Gulf"),
+        ],
         "canals": [Canal("Cut", frozenset({"Bay", "Gulf"}), frozenset({"Home"}))],
         "initial_units": {"Reds": {"Home": {"infantry": 3, "factory": 1}}},
         "starting_resources": {"Reds": {"PUs": 5}, "Blues": {"PUs": 1, "Oil": 2}},
@@ -66,14 +72,24 @@ def test_sea_zones_next_to_land_and_canals() -> None:
     assert board.canal_between("Bay", "Home") is None
 
 
-@pytest.mark.parametrize(("overrides", "message"), [
-    ({"connections": [("Home", "Nowhere")]}, "unknown 'Nowhere'"),
-    ({"connections": [("Home", "Home")]}, "connected to itself"),
-    ({"territories": [Territory("A", False), Territory("A", True)], "connections": [],
-      "canals": [], "initial_units": {}}, "defined twice"),
-    ({"canals": [Canal("Cut", frozenset({"Bay", "Lake"}), frozenset())]}, "unknown 'Lake'"),
-    ({"initial_units": {"Reds": {"Moon": {"infantry": 1}}}}, "unknown territory 'Moon'"),
-])
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"connections": [("Home", "Nowhere")]}, "unknown 'Nowhere'"),
+        ({"connections": [("Home", "Home")]}, "connected to itself"),
+        (
+            {
+                "territories": [Territory("A", False), Territory("A", True)],
+                "connections": [],
+                "canals": [],
+                "initial_units": {},
+            },
+            "defined twice",
+        ),
+        ({"canals": [Canal("Cut", frozenset({"Bay", "Lake"}), frozenset())]}, "unknown 'Lake'"),
+        ({"initial_units": {"Reds": {"Moon": {"infantry": 1}}}}, "unknown territory 'Moon'"),
+    ],
+)
 def test_unsound_boards_are_refused(overrides: dict[str, object], message: str) -> None:
     with pytest.raises(BoardError, match=message):
         tiny(**overrides)
@@ -97,8 +113,9 @@ def test_a_board_cannot_be_changed_in_place() -> None:
 
 def test_with_connections_returns_a_new_board() -> None:
     board = tiny()
-    changed = board.with_connections(add=[("Gulf", "Home")], remove=[("Bay", "Gulf")],
-                                     clarification="TEST 1")
+    changed = board.with_connections(
+        add=[("Gulf", "Home")], remove=[("Bay", "Gulf")], clarification="TEST 1"
+    )
     assert changed.are_adjacent("Home", "Gulf") and not changed.are_adjacent("Gulf", "Bay")
     assert changed.clarifications == ("TEST 1",)
     assert board.are_adjacent("Bay", "Gulf") and board.clarifications == ()
@@ -108,6 +125,5 @@ def test_with_connections_returns_a_new_board() -> None:
 
 def test_equal_inputs_give_equal_boards_whatever_the_order() -> None:
     one = tiny()
-    other = tiny(connections=list(reversed(one.connections())),
-                 unit_types=["factory", "infantry"])
+    other = tiny(connections=list(reversed(one.connections())), unit_types=["factory", "infantry"])
     assert one == other

@@ -16,14 +16,19 @@ from adjudicator.units import UnitType as U
 
 UK, G, R, J, US = Power.UK, Power.GERMANY, Power.USSR, Power.JAPAN, Power.USA
 
-TWO_BATTLES = ("Attack #1 - Wake Island SZ (1 SUB)\nW US 1 FTR\n"
-               "Attack #2 - Alaska SZ (1 SUB)\nE US 1 FTR\n")
+TWO_BATTLES = (
+    "Attack #1 - Wake Island SZ (1 SUB)\nW US 1 FTR\nAttack #2 - Alaska SZ (1 SUB)\nE US 1 FTR\n"
+)
 
 
 def _pacific(carriers: int) -> dict[str, dict[Power, dict[U, int]]]:
-    return {"West US": {US: {U.FTR: 1}}, "East US": {US: {U.FTR: 1}},
-            "North Pacific Sea Zone": {US: {U.AC: carriers}},
-            "Wake Island Sea Zone": {J: {U.SUB: 1}}, "Alaska Sea Zone": {J: {U.SUB: 1}}}
+    return {
+        "West US": {US: {U.FTR: 1}},
+        "East US": {US: {U.FTR: 1}},
+        "North Pacific Sea Zone": {US: {U.AC: carriers}},
+        "Wake Island Sea Zone": {J: {U.SUB: 1}},
+        "Alaska Sea Zone": {J: {U.SUB: 1}},
+    }
 
 
 def test_the_pacific_premise() -> None:
@@ -38,32 +43,38 @@ def test_one_carrier_cannot_be_in_two_places() -> None:
     the other within a move of Wake: the carrier ends its move in one zone."""
     found = check_declarations(parse(TWO_BATTLES), arranged(_pacific(1), to_move=US))
     assert [(f.line, f.code, f.battles) for f in found] == [
-        (2, Code.NO_LANDING_PLACE, (1, 2)), (4, Code.NO_LANDING_PLACE, (1, 2))]
+        (2, Code.NO_LANDING_PLACE, (1, 2)),
+        (4, Code.NO_LANDING_PLACE, (1, 2)),
+    ]
 
 
 def test_two_carriers_can() -> None:
     assert check_declarations(parse(TWO_BATTLES), arranged(_pacific(2), to_move=US)) == ()
 
 
-def test_a_search_too_long_gives_the_benefit_of_the_doubt(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_search_too_long_gives_the_benefit_of_the_doubt(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(landing, "SEARCH_LIMIT", 0)
     assert check_declarations(parse(TWO_BATTLES), arranged(_pacific(1), to_move=US)) == ()
 
 
 def test_transports_with_no_zone_and_one_possible() -> None:
-    """"UK 2 INF on 1 TRN": the UK touches one sea zone, holding the transport."""
-    board = {"United Kingdom": {UK: {U.INF: 2}}, "North Sea Zone": {UK: {U.TRN: 1}},
-             "West Europe": {G: {U.INF: 1}}}
-    found = check_declarations(parse("Attack #1 - W Europe\nUK 2 INF on 1 TRN\n"),
-                               arranged(board, to_move=UK))
+    """ "UK 2 INF on 1 TRN": the UK touches one sea zone, holding the transport."""
+    board = {
+        "United Kingdom": {UK: {U.INF: 2}},
+        "North Sea Zone": {UK: {U.TRN: 1}},
+        "West Europe": {G: {U.INF: 1}},
+    }
+    found = check_declarations(
+        parse("Attack #1 - W Europe\nUK 2 INF on 1 TRN\n"), arranged(board, to_move=UK)
+    )
     assert [(f.code, f.severity) for f in found] == [(Code.INTENT_CLEAR, Severity.WARNING)]
 
 
 def test_transports_with_no_zone_and_none_possible() -> None:
     board = {"United Kingdom": {UK: {U.INF: 2}}, "West Europe": {G: {U.INF: 1}}}
-    found = check_declarations(parse("Attack #1 - W Europe\nUK 2 INF on 1 TRN\n"),
-                               arranged(board, to_move=UK))
+    found = check_declarations(
+        parse("Attack #1 - W Europe\nUK 2 INF on 1 TRN\n"), arranged(board, to_move=UK)
+    )
     assert [f.code for f in found] == [Code.ORIGIN_NOT_LISTED]
 
 
@@ -78,14 +89,21 @@ def test_cargo_already_at_sea_needs_no_transport_written() -> None:
     sites, _ = locate(turn, movement)
     (lift,) = build(sites, movement).lifts
     assert (lift.zone, lift.count, lift.implied, lift.unload) == (
-        "North Sea Zone", 1, True, "North Sea Zone")
+        "North Sea Zone",
+        1,
+        True,
+        "North Sea Zone",
+    )
 
 
 def test_cargo_in_a_sea_battle_does_not_fight() -> None:
     """Transports moving into an enemy zone to load are "considered to be 'loaded' prior to
     the sea zone battle" (Amphibious Assaults): their cargo is no attacker of it."""
-    board = {"United Kingdom": {UK: {U.INF: 2}}, "North Sea Zone": {UK: {U.TRN: 1}},
-             "Baltic Sea Zone": {G: {U.SUB: 1}}}
+    board = {
+        "United Kingdom": {UK: {U.INF: 2}},
+        "North Sea Zone": {UK: {U.TRN: 1}},
+        "Baltic Sea Zone": {G: {U.SUB: 1}},
+    }
     turn = parse("Attack #1 - Baltic SZ (1 SUB)\nUK 2 INF on UK SZ 1 TRN to Baltic SZ\n")
     position = arranged(board, to_move=UK)
     movement = movement_of(position, UK)
@@ -107,7 +125,9 @@ def test_a_raid_needs_an_enemy_complex_and_bombers_only() -> None:
 def test_a_walk_in_from_the_sea() -> None:
     board = {"United Kingdom": {UK: {U.INF: 2}}, "North Sea Zone": {UK: {U.TRN: 1}}}
     position = arranged(board, to_move=UK, owners={"Finland Norway": G})
-    assert check_declarations(parse("Combat moves:\nUK 2 INF on UK SZ 1 TRN WI Finland\n"),
-                              position) == ()
+    assert (
+        check_declarations(parse("Combat moves:\nUK 2 INF on UK SZ 1 TRN WI Finland\n"), position)
+        == ()
+    )
     found = check_declarations(parse("Combat moves:\nUK 2 INF WI Finland\n"), position)
     assert [f.code for f in found] == [Code.NOT_ENOUGH_TRANSPORTS]

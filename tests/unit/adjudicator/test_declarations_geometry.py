@@ -53,8 +53,7 @@ def test_landing_flights_go_round_neutrals_unless_taken() -> None:
     around = bfs(board, "Brazil", neutrals)
     assert g.landing("Brazil", "East Pacific Sea Zone") == around["East Pacific Sea Zone"] == 5
     assert g.air("Brazil", "East Pacific Sea Zone") == 3
-    assert g.landing("Brazil", "East Pacific Sea Zone",
-                     frozenset({"Columbia", "Peru"})) == 3
+    assert g.landing("Brazil", "East Pacific Sea Zone", frozenset({"Columbia", "Peru"})) == 3
 
 
 def test_the_geometry_is_shared_per_board() -> None:
@@ -97,8 +96,10 @@ def test_ships_stop_at_enemy_units_but_may_end_there() -> None:
     assert uk.sea_distance("East Mediteranean Sea Zone", "Central Mediteranean Sea Zone") == 1
     assert uk.sea_distance("East Mediteranean Sea Zone", "West Mediteranean Sea Zone") == FAR
     empty = arranged({}, to_move=UK)
-    assert Movement(empty, UK).sea_distance(
-        "East Mediteranean Sea Zone", "West Mediteranean Sea Zone") == 2
+    assert (
+        Movement(empty, UK).sea_distance("East Mediteranean Sea Zone", "West Mediteranean Sea Zone")
+        == 2
+    )
 
 
 def test_ships_move_two_zones_at_most() -> None:
@@ -131,11 +132,16 @@ def test_a_neutral_cannot_be_blitzed() -> None:
     assert not m.blitzable("Sweden")
 
 
-@pytest.mark.parametrize(("unit", "techs", "moves"), [
-    (U.FTR, (), 4), (U.BMB, (), 6),
-    (U.FTR, (Technology.LONG_RANGE_AIRCRAFT,), 6), (U.BMB, (Technology.LONG_RANGE_AIRCRAFT,), 8),
-    (U.FTR, (Technology.JET_POWER,), 4),
-])
+@pytest.mark.parametrize(
+    ("unit", "techs", "moves"),
+    [
+        (U.FTR, (), 4),
+        (U.BMB, (), 6),
+        (U.FTR, (Technology.LONG_RANGE_AIRCRAFT,), 6),
+        (U.BMB, (Technology.LONG_RANGE_AIRCRAFT,), 8),
+        (U.FTR, (Technology.JET_POWER,), 4),
+    ],
+)
 def test_air_ranges(unit: U, techs: tuple[Technology, ...], moves: int) -> None:
     """IAAPA Fighters: "A fighter may only move a total of 4 spaces"; bombers 6; Long Range
     Aircraft adds 2 [SPEC; TA]."""

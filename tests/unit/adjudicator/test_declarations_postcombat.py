@@ -37,8 +37,9 @@ def test_the_pre_combat_purchases_and_research_are_what_is_paid() -> None:
 
 def test_industrial_technology_lowers_the_price() -> None:
     """Industrial Technology: every unit costs 1 IPC less [XML]."""
-    start = arranged({"Russia": {R: {U.IC: 1}}},
-                     technologies={R: frozenset({Technology.INDUSTRIAL_TECHNOLOGY})})
+    start = arranged(
+        {"Russia": {R: {U.IC: 1}}}, technologies={R: frozenset({Technology.INDUSTRIAL_TECHNOLOGY})}
+    )
     after = apply(start, "Placement:\nRussia 3 INF\n").position
     assert after.bank[R] == 24 - 6 + 24
 
@@ -59,10 +60,10 @@ def test_no_income_without_the_capital() -> None:
 
 def test_taking_a_capital_takes_its_bank() -> None:
     """Capturing an enemy capital takes all the IPCs the loser holds [SPEC p.20]."""
-    start = arranged({"Karelia S.S.R.": {R: {U.INF: 3}}, "Finland Norway": {G: {U.INF: 1}}},
-                     bank={G: 40})
-    applied = apply(start, "Results:\n#1 Germany: won, 2 INF left\n\nMap update:\n"
-                           "Germany: 2 INF\n")
+    start = arranged(
+        {"Karelia S.S.R.": {R: {U.INF: 3}}, "Finland Norway": {G: {U.INF: 1}}}, bank={G: 40}
+    )
+    applied = apply(start, "Results:\n#1 Germany: won, 2 INF left\n\nMap update:\nGermany: 2 INF\n")
     after = applied.position
     assert after.owner("Germany") is R
     assert after.bank[G] == 0
@@ -72,11 +73,14 @@ def test_taking_a_capital_takes_its_bank() -> None:
 def test_an_allys_territory_is_liberated_to_it() -> None:
     """An ally's original territory returns to it if its capital is free [SPEC p.14,20]; IAAPA
     AA Guns: an AA gun in a liberated territory belongs to the original owner."""
-    start = arranged({"Anglo Sudan Egypt": {G: {U.INF: 1, U.AA: 1}},
-                      "Syria Jordan": {US: {U.INF: 2}}},
-                     owners={"Anglo Sudan Egypt": G, "Syria Jordan": US}, to_move=US)
-    after = apply(start, "Results:\n#1 Egypt: won, 2 INF left\n\nMap update:\n"
-                         "Egypt: 2 INF\n").position
+    start = arranged(
+        {"Anglo Sudan Egypt": {G: {U.INF: 1, U.AA: 1}}, "Syria Jordan": {US: {U.INF: 2}}},
+        owners={"Anglo Sudan Egypt": G, "Syria Jordan": US},
+        to_move=US,
+    )
+    after = apply(
+        start, "Results:\n#1 Egypt: won, 2 INF left\n\nMap update:\nEgypt: 2 INF\n"
+    ).position
     assert after.owner("Anglo Sudan Egypt") is UK
     assert after.units_of("Anglo Sudan Egypt", US) == Units.of({U.INF: 2})
     assert after.units_of("Anglo Sudan Egypt", UK) == Units.of({U.AA: 1})
@@ -84,12 +88,14 @@ def test_an_allys_territory_is_liberated_to_it() -> None:
 
 
 def test_the_liberator_keeps_it_while_the_allys_capital_is_held() -> None:
-    start = arranged({"Anglo Sudan Egypt": {G: {U.INF: 1, U.AA: 1}},
-                      "Syria Jordan": {US: {U.INF: 2}}},
-                     owners={"Anglo Sudan Egypt": G, "Syria Jordan": US,
-                             "United Kingdom": G}, to_move=US)
-    after = apply(start, "Results:\n#1 Egypt: won, 2 INF left\n\nMap update:\n"
-                         "Egypt: 2 INF\n").position
+    start = arranged(
+        {"Anglo Sudan Egypt": {G: {U.INF: 1, U.AA: 1}}, "Syria Jordan": {US: {U.INF: 2}}},
+        owners={"Anglo Sudan Egypt": G, "Syria Jordan": US, "United Kingdom": G},
+        to_move=US,
+    )
+    after = apply(
+        start, "Results:\n#1 Egypt: won, 2 INF left\n\nMap update:\nEgypt: 2 INF\n"
+    ).position
     assert after.owner("Anglo Sudan Egypt") is US
     assert after.units_of("Anglo Sudan Egypt", US) == Units.of({U.INF: 2, U.AA: 1})
 
@@ -104,8 +110,9 @@ def test_entering_a_neutral_costs_three() -> None:
 
 
 def test_a_sea_battle_won_clears_the_zone() -> None:
-    start = arranged({"North Sea Zone": {UK: {U.BB: 1}}, "Baltic Sea Zone": {G: {U.SUB: 1}}},
-                     to_move=UK)
+    start = arranged(
+        {"North Sea Zone": {UK: {U.BB: 1}}, "Baltic Sea Zone": {G: {U.SUB: 1}}}, to_move=UK
+    )
     pre = "Combat moves:\nAttack #1 - Baltic SZ (1 SUB)\nUK SZ 1 BB\n"
     after = apply(start, "Results:\n#1 Baltic SZ: won, 1 BB left\n", pre).position
     assert after.units_of("Baltic Sea Zone", G) == Units()
@@ -124,8 +131,10 @@ def test_without_the_combat_moves_losses_are_not_disputed() -> None:
     """A post-combat email alone does not say which units attacked: a map with fewer units
     than the start is no discrepancy once combat was fought."""
     start = arranged({"Karelia S.S.R.": {R: {U.INF: 3}}, "Finland Norway": {G: {U.INF: 1}}})
-    applied = apply(start, "Results:\n#1 Finland: won, 1 INF left\n\nMap update:\n"
-                           "Karelia: 1 INF\nFinland: 1 INF\n")
+    applied = apply(
+        start,
+        "Results:\n#1 Finland: won, 1 INF left\n\nMap update:\nKarelia: 1 INF\nFinland: 1 INF\n",
+    )
     assert applied.findings == ()
     assert applied.position.owner("Finland Norway") is R
 
@@ -137,21 +146,25 @@ def test_the_turn_passes_to_the_next_power() -> None:
 
 
 def test_an_impossible_result_is_kept_and_reported() -> None:
-    start = arranged({"North Sea Zone": {UK: {U.TRN: 1}}, "United Kingdom": {UK: {U.INF: 3}}},
-                     to_move=UK)
+    start = arranged(
+        {"North Sea Zone": {UK: {U.TRN: 1}}, "United Kingdom": {UK: {U.INF: 3}}}, to_move=UK
+    )
     applied = apply(start, "Non-combat moves:\nUK 3 INF to UK SZ\n")
     assert [f.code for f in applied.findings] == [Code.IMPOSSIBLE_POSITION]
     assert applied.position.units_of("North Sea Zone", UK) == Units.of({U.INF: 3, U.TRN: 1})
 
 
 def test_planes_land_where_the_combat_move_said() -> None:
-    """"Kar 1 FTR (land Karelia)" with no non-combat move for it: the fighter is back in
+    """ "Kar 1 FTR (land Karelia)" with no non-combat move for it: the fighter is back in
     Karelia, and a map update saying so agrees with the orders."""
-    start = arranged({"Karelia S.S.R.": {R: {U.INF: 3, U.FTR: 1}},
-                      "Finland Norway": {G: {U.INF: 1}}})
-    email = ("Combat moves:\nAttack #1 - Finland (1 INF)\nKar 3 INF, 1 FTR (land Kar)\n\n"
-             "Results:\n#1 Finland: won, 2 INF, 1 FTR left\n\nMap update:\nFinland: 2 INF\n"
-             "Karelia: 1 FTR\n")
+    start = arranged(
+        {"Karelia S.S.R.": {R: {U.INF: 3, U.FTR: 1}}, "Finland Norway": {G: {U.INF: 1}}}
+    )
+    email = (
+        "Combat moves:\nAttack #1 - Finland (1 INF)\nKar 3 INF, 1 FTR (land Kar)\n\n"
+        "Results:\n#1 Finland: won, 2 INF, 1 FTR left\n\nMap update:\nFinland: 2 INF\n"
+        "Karelia: 1 FTR\n"
+    )
     turn = parse(email)
     applied = apply_post_combat(start, turn, precombat=turn)
     assert applied.findings == ()

@@ -44,7 +44,7 @@ def raw() -> Board:
 
 def test_one_entry_per_geography_item_each_quoting_the_rule_text(rules_text: str) -> None:
     rules = rules_text
-    section = rules[rules.index("GEOGRAPHY"):rules.index("AA GUNS")]
+    section = rules[rules.index("GEOGRAPHY") : rules.index("AA GUNS")]
     items = [line[2:] for line in section.splitlines() if line.startswith("- ")]
     assert [c.quote for c in IAAPA_GEOGRAPHY] == items
     assert [c.key for c in IAAPA_GEOGRAPHY] == [f"GEOGRAPHY {n}" for n in range(1, 7)]
@@ -57,11 +57,16 @@ def test_classic_xml_already_agrees_with_every_clarification(raw: Board) -> None
 
 
 def test_exact_neighbours_removes_extras_and_adds_missing(raw: Board) -> None:
-    broken = raw.with_connections(add=[(GULF_OF_MEXICO, "Panama")],
-                                  remove=[(GULF_OF_MEXICO, "Mexico")])
+    broken = raw.with_connections(
+        add=[(GULF_OF_MEXICO, "Panama")], remove=[(GULF_OF_MEXICO, "Mexico")]
+    )
     fixed = entry("GEOGRAPHY 1").apply(broken)
     assert fixed.neighbours(GULF_OF_MEXICO) == {
-        "Mexico", "West US", "East US Sea Zone", WEST_INDIES}
+        "Mexico",
+        "West US",
+        "East US Sea Zone",
+        WEST_INDIES,
+    }
     assert fixed.clarifications == ("GEOGRAPHY 1",)
 
 
@@ -83,8 +88,9 @@ def test_ship_placement_zone_needs_an_original_factory(raw: Board) -> None:
 
 
 def test_no_wrap_removes_top_to_bottom_connections(raw: Board) -> None:
-    broken = raw.with_connections(add=[("Karelia Sea Zone", "Antartic Sea Zone"),
-                                       ("Alaska", "South Pacific Sea Zone")])
+    broken = raw.with_connections(
+        add=[("Karelia Sea Zone", "Antartic Sea Zone"), ("Alaska", "South Pacific Sea Zone")]
+    )
     fixed = entry("GEOGRAPHY 3").apply(broken)
     assert not fixed.are_adjacent("Karelia Sea Zone", "Antartic Sea Zone")
     assert not fixed.are_adjacent("Alaska", "South Pacific Sea Zone")
@@ -100,9 +106,11 @@ def test_the_edges_are_far_apart(raw: Board) -> None:
 
 def test_canal_is_not_a_space_refuses_a_canal_territory(raw: Board) -> None:
     with_space = Board.build(
-        name=raw.name, players=raw.players,
+        name=raw.name,
+        players=raw.players,
         territories=[*raw.territories.values(), Territory("Panama Canal", True)],
-        connections=raw.connections(), canals=raw.canals,
+        connections=raw.connections(),
+        canals=raw.canals,
     )
     with pytest.raises(OverlayError, match="makes the Panama Canal a territory"):
         entry("GEOGRAPHY 4").apply(with_space)
@@ -130,7 +138,8 @@ def test_adjacent_adds_the_connection(raw: Board) -> None:
 def test_the_whole_overlay_repairs_a_broken_board(raw: Board) -> None:
     broken = raw.with_connections(
         add=[(GULF_OF_MEXICO, "Cuba"), ("Yakut S.S.R.", "South Compass Sea Zone")],
-        remove=[(WEST_PANAMA, WEST_INDIES), (GULF_OF_MEXICO, "West US")])
+        remove=[(WEST_PANAMA, WEST_INDIES), (GULF_OF_MEXICO, "West US")],
+    )
     assert apply_overlay(broken).connections() == raw.connections()
 
 

@@ -17,25 +17,51 @@ from adjudicator.names.resolver import (
 
 
 def table(**kwargs: object) -> NameTable[str]:
-    entries = [("Alpha", "A"), ("Alpine", "AP"), ("Beta", "B"), ("Bet", "B"),
-               ("Gamma Ray", "G"), ("Delta", "D"), ("Delta", "DD"), ("SZ 12", "Z12"),
-               ("Zeta", "Z"), ("Eta", "E")]
+    entries = [
+        ("Alpha", "A"),
+        ("Alpine", "AP"),
+        ("Beta", "B"),
+        ("Bet", "B"),
+        ("Gamma Ray", "G"),
+        ("Delta", "D"),
+        ("Delta", "DD"),
+        ("SZ 12", "Z12"),
+        ("Zeta", "Z"),
+        ("Eta", "E"),
+    ]
     return NameTable("thing", entries, lambda v: f"<{v}>", **kwargs)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("written", "folded"), [
-    ("E.US", "eus"), ("e us", "eus"), ("Karelia S.S.R.", "kareliassr"),
-    ("Anglo-Egypt/Sudan", "angloegyptsudan"), ("Açores", "acores"), ("  UK  SZ ", "uksz"),
-    ("SZ 12", "sz12"), ("!!!", ""),
-])
+@pytest.mark.parametrize(
+    ("written", "folded"),
+    [
+        ("E.US", "eus"),
+        ("e us", "eus"),
+        ("Karelia S.S.R.", "kareliassr"),
+        ("Anglo-Egypt/Sudan", "angloegyptsudan"),
+        ("Açores", "acores"),
+        ("  UK  SZ ", "uksz"),
+        ("SZ 12", "sz12"),
+        ("!!!", ""),
+    ],
+)
 def test_normalise(written: str, folded: str) -> None:
     assert normalise(written) == folded
 
 
-@pytest.mark.parametrize(("a", "b", "distance"), [
-    ("inf", "inf", 0), ("ing", "inf", 1), ("moscoq", "moscow", 1), ("ukrain", "ukraine", 1),
-    ("karelai", "karelia", 1), ("abcd", "badc", 2), ("", "abc", 3), ("kitten", "sitting", 3),
-])
+@pytest.mark.parametrize(
+    ("a", "b", "distance"),
+    [
+        ("inf", "inf", 0),
+        ("ing", "inf", 1),
+        ("moscoq", "moscow", 1),
+        ("ukrain", "ukraine", 1),
+        ("karelai", "karelia", 1),
+        ("abcd", "badc", 2),
+        ("", "abc", 3),
+        ("kitten", "sitting", 3),
+    ],
+)
 def test_edit_distance(a: str, b: str, distance: int) -> None:
     assert edit_distance(a, b, 5) == distance
     assert edit_distance(b, a, 5) == distance
@@ -46,8 +72,9 @@ def test_edit_distance_stops_past_the_limit() -> None:
     assert edit_distance("a", "abcdef", 1) == 2
 
 
-@pytest.mark.parametrize(("length", "tolerance"), [
-    (1, 0), (2, 0), (3, 1), (6, 1), (7, 2), (11, 2), (12, 3), (30, 3)])
+@pytest.mark.parametrize(
+    ("length", "tolerance"), [(1, 0), (2, 0), (3, 1), (6, 1), (7, 2), (11, 2), (12, 3), (30, 3)]
+)
 def test_tolerance_scales_with_length(length: int, tolerance: int) -> None:
     assert typo_tolerance(length) == tolerance
 
@@ -69,12 +96,12 @@ def test_a_misspelling_resolves_to_the_one_near_name() -> None:
 
 def test_an_exact_name_is_taken_as_written_even_if_near_another() -> None:
     assert table().resolve("Bet").value == "B"
-    assert table().resolve("Eta").value == "E"   # not Beta, not Zeta
+    assert table().resolve("Eta").value == "E"  # not Beta, not Zeta
 
 
 def test_equally_near_names_are_ambiguous() -> None:
     with pytest.raises(AmbiguousName) as caught:
-        table().resolve("Xeta")     # Beta, Zeta and Eta are each one edit away
+        table().resolve("Xeta")  # Beta, Zeta and Eta are each one edit away
     assert caught.value.candidates == ("<B> (Beta)", "<E> (Eta)", "<Z> (Zeta)")
     assert "readily decipherable" in str(caught.value)
 
@@ -86,7 +113,7 @@ def test_an_alias_shared_by_two_values_is_ambiguous_even_exactly() -> None:
 
 
 def test_the_nearest_name_wins_over_a_farther_one() -> None:
-    assert table().resolve("Alpime").value == "AP"   # Alpine 1, Alpha 3
+    assert table().resolve("Alpime").value == "AP"  # Alpine 1, Alpha 3
 
 
 def test_too_far_is_unknown() -> None:

@@ -14,21 +14,29 @@ def codes(turn: Turn) -> list[tuple[int, str, str]]:
     return [(d.line, d.severity.value, d.code) for d in turn.diagnostics]
 
 
-@pytest.mark.parametrize(("header", "number", "territory", "defender"), [
-    ("Attack #1 - W Europe (10 INF, AA)", 1, "West Europe", {U.INF: 10, U.AA: 1}),
-    ("attack 2: karelia (3 inf)", 2, "Karelia S.S.R.", {U.INF: 3}),
-    ("#3 Baltic SZ - 1 SUB, 1 TRN", 3, "Baltic Sea Zone", {U.SUB: 1, U.TRN: 1}),
-    ("Battle #4 -- Kenya-Rhodesia: 1 INF", 4, "Kenya-Rhodesia", {U.INF: 1}),
-    ("Attack #5 - Egypt (UK: 1 INF, 1 ARM)", 5, "Anglo Sudan Egypt", {U.INF: 1, U.ARM: 1}),
-    ("ATTACK #6 — W. EUROPE 2 INF", 6, "West Europe", {U.INF: 2}),
-    ("Attack #7 - Karelia (defenders: 2 INF) amphibious", 7, "Karelia S.S.R.", {U.INF: 2}),
-])
-def test_battle_headers(header: str, number: int, territory: str,
-                        defender: dict[UnitType, int]) -> None:
+@pytest.mark.parametrize(
+    ("header", "number", "territory", "defender"),
+    [
+        ("Attack #1 - W Europe (10 INF, AA)", 1, "West Europe", {U.INF: 10, U.AA: 1}),
+        ("attack 2: karelia (3 inf)", 2, "Karelia S.S.R.", {U.INF: 3}),
+        ("#3 Baltic SZ - 1 SUB, 1 TRN", 3, "Baltic Sea Zone", {U.SUB: 1, U.TRN: 1}),
+        ("Battle #4 -- Kenya-Rhodesia: 1 INF", 4, "Kenya-Rhodesia", {U.INF: 1}),
+        ("Attack #5 - Egypt (UK: 1 INF, 1 ARM)", 5, "Anglo Sudan Egypt", {U.INF: 1, U.ARM: 1}),
+        ("ATTACK #6 — W. EUROPE 2 INF", 6, "West Europe", {U.INF: 2}),
+        ("Attack #7 - Karelia (defenders: 2 INF) amphibious", 7, "Karelia S.S.R.", {U.INF: 2}),
+    ],
+)
+def test_battle_headers(
+    header: str, number: int, territory: str, defender: dict[UnitType, int]
+) -> None:
     turn = parse(f"{header}\nGer 1 FTR")
     (battle,) = turn.battles
     assert (battle.number, battle.territory, battle.kind, battle.line) == (
-        number, territory, BattleKind.BATTLE, 1)
+        number,
+        territory,
+        BattleKind.BATTLE,
+        1,
+    )
     assert battle.defender == Units.of(defender)
     assert turn.diagnostics == ()
 
@@ -39,14 +47,17 @@ def test_a_header_may_list_no_defenders(listing: str) -> None:
     assert battle.defender is None
 
 
-@pytest.mark.parametrize(("header", "kind"), [
-    ("Attack #1 - Finland (WI)", BattleKind.WALK_IN),
-    ("WI #1 - Finland", BattleKind.WALK_IN),
-    ("Attack #1 - Finland walk-in", BattleKind.WALK_IN),
-    ("Attack #1 - Finland (empty)", BattleKind.WALK_IN),
-    ("Attack #1 - Finland (SBR)", BattleKind.RAID),
-    ("SBR #1 - Finland", BattleKind.RAID),
-])
+@pytest.mark.parametrize(
+    ("header", "kind"),
+    [
+        ("Attack #1 - Finland (WI)", BattleKind.WALK_IN),
+        ("WI #1 - Finland", BattleKind.WALK_IN),
+        ("Attack #1 - Finland walk-in", BattleKind.WALK_IN),
+        ("Attack #1 - Finland (empty)", BattleKind.WALK_IN),
+        ("Attack #1 - Finland (SBR)", BattleKind.RAID),
+        ("SBR #1 - Finland", BattleKind.RAID),
+    ],
+)
 def test_walk_ins_and_raids_are_marked(header: str, kind: BattleKind) -> None:
     (battle,) = parse(f"{header}\nKar 1 INF").battles
     assert (battle.kind, battle.territory) == (kind, "Finland Norway")
@@ -54,18 +65,24 @@ def test_walk_ins_and_raids_are_marked(header: str, kind: BattleKind) -> None:
 
 
 def test_origin_lines_carry_route_transports_and_landing() -> None:
-    turn = parse("Attack #1 - W Europe\nE Can 1 ARM on E Can SZ 1 TRN to UK SZ\n"
-                 "Ukr 2 ARM via E Eur to Ger\nKar 2 FTR (land Karelia)")
+    turn = parse(
+        "Attack #1 - W Europe\nE Can 1 ARM on E Can SZ 1 TRN to UK SZ\n"
+        "Ukr 2 ARM via E Eur to Ger\nKar 2 FTR (land Karelia)"
+    )
     ecan, ukr, kar = turn.battles[0].origins
     assert (ecan.place, ecan.via, ecan.transports) == (
-        "East Canada", ("East Canada Sea Zone", "North Sea Zone"), Units.of({U.TRN: 1}))
+        "East Canada",
+        ("East Canada Sea Zone", "North Sea Zone"),
+        Units.of({U.TRN: 1}),
+    )
     assert (ukr.place, ukr.via) == ("Ukraine S.S.R.", ("East Europe", "Germany"))
     assert (kar.lands, kar.via) == ("Karelia S.S.R.", ())
 
 
 def test_a_destination_that_is_the_battle_is_not_part_of_the_route() -> None:
-    (origin,) = parse("Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN to W Europe"
-                      ).battles[0].origins
+    (origin,) = (
+        parse("Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN to W Europe").battles[0].origins
+    )
     assert origin.via == ("North Sea Zone",)
 
 
@@ -75,24 +92,34 @@ def test_a_line_going_elsewhere_is_warned() -> None:
 
 
 def test_the_attackers_are_the_origins_added_up() -> None:
-    battle = parse("Attack #1 - Karelia\nE Eur 3 INF, 1 ARM\nUkr 2 ARM\nKar 2 FTR, Ukr 1 INF"
-                   ).battles[0]
+    battle = parse(
+        "Attack #1 - Karelia\nE Eur 3 INF, 1 ARM\nUkr 2 ARM\nKar 2 FTR, Ukr 1 INF"
+    ).battles[0]
     assert battle.attacker == Units.of({U.INF: 4, U.ARM: 3, U.FTR: 2})
     assert [o.place for o in battle.origins] == [
-        "East Europe", "Ukraine S.S.R.", "Karelia S.S.R.", "Ukraine S.S.R."]
+        "East Europe",
+        "Ukraine S.S.R.",
+        "Karelia S.S.R.",
+        "Ukraine S.S.R.",
+    ]
 
 
-@pytest.mark.parametrize("total", [
-    "Total UK v. Germany --- 2 INF v. 3 INF",
-    "Total: 2 INF vs 3 INF",
-    "TOTAL - UK v Germany: 2 inf versus 3 inf",
-    "Totals = 2 INF against 3 INF",
-])
+@pytest.mark.parametrize(
+    "total",
+    [
+        "Total UK v. Germany --- 2 INF v. 3 INF",
+        "Total: 2 INF vs 3 INF",
+        "TOTAL - UK v Germany: 2 inf versus 3 inf",
+        "Totals = 2 INF against 3 INF",
+    ],
+)
 def test_total_lines(total: str) -> None:
     battle = parse(f"Attack #1 - W Europe (3 INF)\nUK 2 INF on UK SZ 1 TRN\n{total}").battles[0]
     assert battle.total is not None
     assert (battle.total.attacker, battle.total.defender) == (
-        Units.of({U.INF: 2}), Units.of({U.INF: 3}))
+        Units.of({U.INF: 2}),
+        Units.of({U.INF: 3}),
+    )
 
 
 def test_a_total_without_defenders_and_a_header_without_defenders() -> None:
@@ -107,8 +134,10 @@ def test_the_total_lists_defenders_when_the_header_does_not() -> None:
 
 
 def test_declaration_problems_are_warnings() -> None:
-    turn = parse("Attack #1 - Karelia (2 INF)\n2 INF\n\nAttack #1 - Ukraine (1 INF)\n"
-                 "Attack #3 - Caucasus (3 INF)\nTotal: 1 INF v. 2 INF\nKar 2 INF")
+    turn = parse(
+        "Attack #1 - Karelia (2 INF)\n2 INF\n\nAttack #1 - Ukraine (1 INF)\n"
+        "Attack #3 - Caucasus (3 INF)\nTotal: 1 INF v. 2 INF\nKar 2 INF"
+    )
     assert codes(turn) == [
         (2, "warning", "missing-origin"),
         (4, "warning", "duplicate-battle"),
@@ -124,23 +153,33 @@ def test_lines_that_cannot_join_a_battle_are_errors() -> None:
     assert codes(turn) == [(2, "error", "no-battle"), (3, "error", "no-battle")]
     turn = parse("Attack #1 - Karelia\nE Eur\nAttack #2\nKar 1 INF")
     assert codes(turn) == [
-        (1, "warning", "no-attackers"), (2, "error", "no-units"), (3, "error", "unreadable")]
+        (1, "warning", "no-attackers"),
+        (2, "error", "no-units"),
+        (3, "error", "unreadable"),
+    ]
     assert turn.battles[1].attacker == Units.of({U.INF: 1})
 
 
 def test_moves_without_headers_become_numbered_battles() -> None:
-    turn = parse("Combat:\nKar 3 INF to E Europe\nRussia 1 FTR to E Europe (land Kar)\n"
-                 "Cauc 2 INF to Ukraine\nUkr 1 ARM WI Caucasus")
+    turn = parse(
+        "Combat:\nKar 3 INF to E Europe\nRussia 1 FTR to E Europe (land Kar)\n"
+        "Cauc 2 INF to Ukraine\nUkr 1 ARM WI Caucasus"
+    )
     assert [(b.number, b.territory, b.kind, b.attacker.total) for b in turn.battles] == [
-        (1, "East Europe", BattleKind.BATTLE, 4), (2, "Ukraine S.S.R.", BattleKind.BATTLE, 2),
-        (3, "Caucasus", BattleKind.WALK_IN, 1)]
+        (1, "East Europe", BattleKind.BATTLE, 4),
+        (2, "Ukraine S.S.R.", BattleKind.BATTLE, 2),
+        (3, "Caucasus", BattleKind.WALK_IN, 1),
+    ]
     assert [c[2] for c in codes(turn)] == ["implicit-battle"] * 3
 
 
-@pytest.mark.parametrize("header", [
-    "Attack #1: Karelia w/ 3 inf, 1 arm from E Eur",
-    "Attack #1 - Karelia 3 inf, 1 arm from E Eur",
-])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Attack #1: Karelia w/ 3 inf, 1 arm from E Eur",
+        "Attack #1 - Karelia 3 inf, 1 arm from E Eur",
+    ],
+)
 def test_attackers_written_in_the_header_are_flagged_not_read_as_defenders(header: str) -> None:
     """A one-line attack cannot be told from a defender listing: an error, never a silent
     misreading (a wrong defender listing is a CDE, Error Correction II.3)."""

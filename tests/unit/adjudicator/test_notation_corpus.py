@@ -18,19 +18,31 @@ from typing import Any
 
 import pytest
 
-from adjudicator.notation import NotationError, parse, render_text, report
+from adjudicator.notation import NotationError, parse, render_report, report
 
 TURNS = Path(__file__).resolve().parents[2] / "data" / "turns"
 CASES = sorted(TURNS.glob("*.txt"))
-LISTS = ("tech", "purchases", "battles", "results", "moves", "placements", "map", "counts",
-         "orders_of_loss", "withdrawals", "retreats")
+LISTS = (
+    "tech",
+    "purchases",
+    "battles",
+    "results",
+    "moves",
+    "placements",
+    "map",
+    "counts",
+    "orders_of_loss",
+    "withdrawals",
+    "retreats",
+)
 OPTIONAL = ("power", "round")
 DIAGNOSTIC_KEYS = ("line", "severity", "rule", "code")
 
 
 def _expected(path: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(
-        path.with_name(f"{path.stem}.expected.json").read_text(encoding="utf-8"))
+        path.with_name(f"{path.stem}.expected.json").read_text(encoding="utf-8")
+    )
     return data
 
 
@@ -103,11 +115,13 @@ def test_strict_mode_raises_exactly_when_there_is_an_error(path: Path) -> None:
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_the_text_form_shows_every_order_and_diagnostic(path: Path) -> None:
     got = report(path.read_text(encoding="utf-8"))
-    text = render_text(got)
+    text = render_report(got)
     for battle in got["battles"]:
         assert f"#{battle['number']} " in text
     for d in got["diagnostics"]:
         assert d["message"] in text and d["suggestion"] in text
     summary = got["summary"]
-    assert (f"{summary['errors']} error(s), {summary['warnings']} warning(s), "
-            f"{summary['infos']} note(s)") in text
+    assert (
+        f"{summary['errors']} error(s), {summary['warnings']} warning(s), "
+        f"{summary['infos']} note(s)"
+    ) in text

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from adjudicator.diagnostics import Severity
 from adjudicator.notation.mailtext import own_text
-from adjudicator.notation.model import Severity
 
 
 def numbers(text: str) -> list[int]:
@@ -19,9 +19,12 @@ def test_quoted_lines_are_dropped_and_noted_once_per_block() -> None:
     body = own_text("mine\n> theirs 1\n>\n> theirs 2\nmine again\n  > indented quote\n")
     assert [line.text for line in body.lines] == ["mine", "mine again"]
     assert [(n.line, n.severity, n.code) for n in body.notes] == [
-        (2, Severity.INFO, "quoted"), (6, Severity.INFO, "quoted")]
+        (2, Severity.INFO, "quoted"),
+        (6, Severity.INFO, "quoted"),
+    ]
     assert "lines 2-4" in body.notes[0].message and body.notes[1].message.startswith(
-        "line 6 quotes an earlier email and was not read")
+        "line 6 quotes an earlier email and was not read"
+    )
 
 
 def test_an_on_wrote_intro_followed_by_quotes_skips_only_the_quote() -> None:
@@ -36,12 +39,15 @@ def test_an_intro_wrapped_over_two_lines_is_recognised() -> None:
 
 
 def test_a_top_posted_reply_quotes_everything_below_the_intro() -> None:
-    text = ("new orders\n\n-----Original Message-----\nFrom: Bob\nSent: today\n"
-            "Attack #1 - Karelia (3 INF)\n")
+    text = (
+        "new orders\n\n-----Original Message-----\nFrom: Bob\nSent: today\n"
+        "Attack #1 - Karelia (3 INF)\n"
+    )
     body = own_text(text)
     assert numbers(text) == [1]
     assert [(n.line, n.message) for n in body.notes] == [
-        (3, "lines 3-6 quote an earlier email and were not read as orders")]
+        (3, "lines 3-6 quote an earlier email and were not read as orders")
+    ]
 
 
 def test_everything_after_the_signature_separator_is_signature() -> None:
@@ -53,7 +59,9 @@ def test_everything_after_the_signature_separator_is_signature() -> None:
 def test_pasted_headers_give_the_subject_and_are_not_orders() -> None:
     body = own_text("From: Bob <b@x.org>\nSubject: G2 post-combat\nDate: today\n\nResults:\n")
     assert body.subject is not None and (body.subject.number, body.subject.text) == (
-        2, "G2 post-combat")
+        2,
+        "G2 post-combat",
+    )
     assert [line.text for line in body.lines if line.text] == ["Results:"]
 
 

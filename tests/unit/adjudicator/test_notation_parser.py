@@ -24,39 +24,51 @@ from adjudicator.units import UnitType
 U = UnitType
 
 
-@pytest.mark.parametrize(("line", "section", "rest"), [
-    ("Combat Moves:", Section.COMBAT, ""),
-    ("*** NON-COMBAT MOVES ***", Section.NON_COMBAT, ""),
-    ("Purchases: 3 INF", Section.PURCHASES, "3 INF"),
-    ("Purchase 3 INF", Section.PURCHASES, "3 INF"),
-    ("UK 3 Non-combat moves:", Section.NON_COMBAT, ""),
-    ("G2 NCM - Kar 2 FTR to Ger", Section.NON_COMBAT, "Kar 2 FTR to Ger"),
-    ("Final map update:", Section.MAP, ""),
-    ("Tech results: none", Section.TECH, "none"),
-    ("Retreat declaration, game 4471:", Section.SPECIAL, ""),
-    ("Orders of loss:", Section.SPECIAL, ""),
-    ("Count: UK 30/$32", Section.COUNT, "UK 30/$32"),
-])
+@pytest.mark.parametrize(
+    ("line", "section", "rest"),
+    [
+        ("Combat Moves:", Section.COMBAT, ""),
+        ("*** NON-COMBAT MOVES ***", Section.NON_COMBAT, ""),
+        ("Purchases: 3 INF", Section.PURCHASES, "3 INF"),
+        ("Purchase 3 INF", Section.PURCHASES, "3 INF"),
+        ("UK 3 Non-combat moves:", Section.NON_COMBAT, ""),
+        ("G2 NCM - Kar 2 FTR to Ger", Section.NON_COMBAT, "Kar 2 FTR to Ger"),
+        ("Final map update:", Section.MAP, ""),
+        ("Tech results: none", Section.TECH, "none"),
+        ("Retreat declaration, game 4471:", Section.SPECIAL, ""),
+        ("Orders of loss:", Section.SPECIAL, ""),
+        ("Count: UK 30/$32", Section.COUNT, "UK 30/$32"),
+    ],
+)
 def test_section_headers(line: str, section: Section, rest: str) -> None:
     found = header(line)
     assert found is not None and (found.section, found.rest) == (section, rest)
-    assert line[found.offset:].startswith(rest)
+    assert line[found.offset :].startswith(rest)
 
 
-@pytest.mark.parametrize("line", [
-    "Attack #1 - W Europe", "Combat moves are below", "UK 8 INF on UK SZ 4 TRN", "Kar 2 FTR",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Attack #1 - W Europe",
+        "Combat moves are below",
+        "UK 8 INF on UK SZ 4 TRN",
+        "Kar 2 FTR",
+    ],
+)
 def test_lines_that_are_not_headers(line: str) -> None:
     assert header(line) is None
 
 
-@pytest.mark.parametrize(("line", "kind", "power", "number"), [
-    ("Germany 3 pre-combat", TurnKind.PRE_COMBAT, "Germany", 3),
-    ("G3 precombat, sorry for the delay.", TurnKind.PRE_COMBAT, "Germany", 3),
-    ("UK turn 5 post-combat", TurnKind.POST_COMBAT, "UK", 5),
-    ("US 1 final", TurnKind.POST_COMBAT, "US", 1),
-    ("Special orders for your UK 2 attacks", TurnKind.SPECIAL_ORDERS, "UK", 2),
-])
+@pytest.mark.parametrize(
+    ("line", "kind", "power", "number"),
+    [
+        ("Germany 3 pre-combat", TurnKind.PRE_COMBAT, "Germany", 3),
+        ("G3 precombat, sorry for the delay.", TurnKind.PRE_COMBAT, "Germany", 3),
+        ("UK turn 5 post-combat", TurnKind.POST_COMBAT, "UK", 5),
+        ("US 1 final", TurnKind.POST_COMBAT, "US", 1),
+        ("Special orders for your UK 2 attacks", TurnKind.SPECIAL_ORDERS, "UK", 2),
+    ],
+)
 def test_titles(line: str, kind: TurnKind, power: str, number: int) -> None:
     found = title(line)
     assert found is not None and (found.kind, found.power, found.round) == (kind, power, number)
@@ -75,7 +87,7 @@ def test_greetings_and_closers() -> None:
 
 
 def test_the_power_and_round_come_from_the_title_then_the_total_or_count() -> None:
-    assert (parse("UK 2 pre-combat\nAttack #1 - W Eur\nUK 1 FTR").power, ) == (Power.UK,)
+    assert (parse("UK 2 pre-combat\nAttack #1 - W Eur\nUK 1 FTR").power,) == (Power.UK,)
     assert parse("Attack #1 - W Eur\nUK 1 FTR\nTotal UK v. Germany: 1 FTR").power is Power.UK
     turn = parse("NCM:\nKar 1 FTR to Russia\nRussia 9/$26")
     assert (turn.power, turn.round) == (Power.USSR, None)
@@ -101,25 +113,31 @@ def test_a_trailing_name_is_a_signature_but_a_trailing_territory_is_not() -> Non
 
 
 def test_prose_inside_a_section_is_noted_not_an_error() -> None:
-    turn = parse("Combat moves:\nI thought about this one for a long time, honestly.\n"
-                 "Attack #1 - Karelia\nE Eur 2 INF")
+    turn = parse(
+        "Combat moves:\nI thought about this one for a long time, honestly.\n"
+        "Attack #1 - Karelia\nE Eur 2 INF"
+    )
     assert [(d.line, d.severity, d.code) for d in turn.diagnostics] == [
-        (2, Severity.INFO, "not-read")]
+        (2, Severity.INFO, "not-read")
+    ]
 
 
 def test_an_unreadable_line_with_numbers_in_a_section_is_an_error() -> None:
     turn = parse("Non-combat moves:\n%% 2 3 4 %%")
     assert [(d.line, d.severity, d.code) for d in turn.diagnostics] == [
-        (2, Severity.ERROR, "unreadable")]
+        (2, Severity.ERROR, "unreadable")
+    ]
 
 
 def test_lenient_mode_reads_everything_else_and_strict_mode_raises() -> None:
     text = "Attack #1 - Burma (2 INF)\nFIC 2 INF\nAttack #2 - Med\nGib SZ 1 BB\n\nE Eur 1O inf"
     turn = parse(text)
-    assert [b.attacker for b in turn.battles] == [Units.of({U.INF: 2}),
-                                                 Units.of({U.BB: 1})]
+    assert [b.attacker for b in turn.battles] == [Units.of({U.INF: 2}), Units.of({U.BB: 1})]
     assert [(e.line, e.code) for e in turn.errors] == [
-        (1, "unknown-name"), (3, "ambiguous-name"), (6, "bad-number")]
+        (1, "unknown-name"),
+        (3, "ambiguous-name"),
+        (6, "bad-number"),
+    ]
     with pytest.raises(UnknownNameError) as raised:
         parse(text, strict=True)
     assert raised.value.line == 1 and raised.value.diagnostic == turn.errors[0]
@@ -160,10 +178,30 @@ def test_a_number_too_long_to_be_a_count_is_never_read_as_one() -> None:
 
 
 ODD_INPUTS = [
-    "", "\n\n", "#", "Attack #", "Attack #1 - (10 INF)", "Attack #1 - W Europe (10 INF",
-    "Total", "Total v.", "OOL:", "Tech:", "Results:\n#1", "Retreat to", "withdraw to",
-    "> only a quote", "-- ", "On Mon wrote:", "1" * 3000, "Kar " + "1 INF, " * 500,
-    "\u202e\u0000\ufffd", "UK 30/", "/$32", "Attack #1 - W Europe ((((", "->->->", "Kar to to to",
+    "",
+    "\n\n",
+    "#",
+    "Attack #",
+    "Attack #1 - (10 INF)",
+    "Attack #1 - W Europe (10 INF",
+    "Total",
+    "Total v.",
+    "OOL:",
+    "Tech:",
+    "Results:\n#1",
+    "Retreat to",
+    "withdraw to",
+    "> only a quote",
+    "-- ",
+    "On Mon wrote:",
+    "1" * 3000,
+    "Kar " + "1 INF, " * 500,
+    "\u202e\u0000\ufffd",
+    "UK 30/",
+    "/$32",
+    "Attack #1 - W Europe ((((",
+    "->->->",
+    "Kar to to to",
 ]
 
 
@@ -180,8 +218,11 @@ def test_mutated_corpus_emails_never_crash_the_parser() -> None:
     from pathlib import Path
 
     corpus = Path(__file__).resolve().parents[2] / "data" / "turns"
-    lines = [line for p in sorted(corpus.glob("*.txt"))
-             for line in p.read_text(encoding="utf-8").splitlines()]
+    lines = [
+        line
+        for p in sorted(corpus.glob("*.txt"))
+        for line in p.read_text(encoding="utf-8").splitlines()
+    ]
     rng = random.Random(20090314)
     noise = "abcxyz ABC0123456789#$/()-:;,.>—'\t*=+&"
     for _ in range(300):
@@ -189,9 +230,16 @@ def test_mutated_corpus_emails_never_crash_the_parser() -> None:
         mutated = []
         for line in picked:
             at = rng.randrange(len(line)) if line else 0
-            mutated.append(rng.choice([
-                line, line[:at] + line[at + 1:], line[:at] + rng.choice(noise) + line[at + 1:],
-                "".join(rng.choice(noise) for _ in range(rng.randint(0, 30)))]))
+            mutated.append(
+                rng.choice(
+                    [
+                        line,
+                        line[:at] + line[at + 1 :],
+                        line[:at] + rng.choice(noise) + line[at + 1 :],
+                        "".join(rng.choice(noise) for _ in range(rng.randint(0, 30))),
+                    ]
+                )
+            )
         text = "\n".join(mutated)
         parse(text)
         try:

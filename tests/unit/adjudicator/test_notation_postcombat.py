@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.notation import Outcome, Turn, TurnKind, Units, parse
+from adjudicator.notation import CombatOutcome, Turn, TurnKind, Units, parse
 from adjudicator.powers import Power
 from adjudicator.units import UnitType
 
@@ -16,20 +16,28 @@ def codes(turn: Turn) -> list[tuple[int, str, str]]:
     return [(d.line, d.severity.value, d.code) for d in turn.diagnostics]
 
 
-@pytest.mark.parametrize(("written", "power", "territories", "ipcs", "marked"), [
-    ("UK 30/$32", Power.UK, 30, 32, True),
-    ("UK $32/30", Power.UK, 30, 32, True),
-    ("Germany: 12 terr / 37 IPC", Power.GERMANY, 12, 37, True),
-    ("Count: 13 territories, 41 IPCs", None, 13, 41, True),
-    ("Russia 9 / $ 26.", Power.USSR, 9, 26, True),
-    ("J 20/29", Power.JAPAN, 20, 29, False),
-])
-def test_counts(written: str, power: Power | None, territories: int, ipcs: int,
-                marked: bool) -> None:
+@pytest.mark.parametrize(
+    ("written", "power", "territories", "ipcs", "marked"),
+    [
+        ("UK 30/$32", Power.UK, 30, 32, True),
+        ("UK $32/30", Power.UK, 30, 32, True),
+        ("Germany: 12 terr / 37 IPC", Power.GERMANY, 12, 37, True),
+        ("Count: 13 territories, 41 IPCs", None, 13, 41, True),
+        ("Russia 9 / $ 26.", Power.USSR, 9, 26, True),
+        ("J 20/29", Power.JAPAN, 20, 29, False),
+    ],
+)
+def test_counts(
+    written: str, power: Power | None, territories: int, ipcs: int, marked: bool
+) -> None:
     turn = parse(written)
     (count,) = turn.counts
     assert (count.power, count.territories, count.ipcs, count.units_written) == (
-        power, territories, ipcs, marked)
+        power,
+        territories,
+        ipcs,
+        marked,
+    )
     assert codes(turn) == ([] if marked else [(1, "warning", "count-units")])
 
 
@@ -43,19 +51,27 @@ def test_a_slash_in_a_place_name_is_no_count() -> None:
     assert turn.counts == () and turn.map[0].place == "Finland Norway"
 
 
-@pytest.mark.parametrize(("line", "outcome", "survivors", "losses"), [
-    ("#1 W Europe: won, 3 INF 1 ARM left", Outcome.WON, {U.INF: 3, U.ARM: 1}, {}),
-    ("#1 W Europe: taken with 3 INF", Outcome.WON, {U.INF: 3}, {}),
-    ("#1 W Europe - cleared; lost 1 SUB", Outcome.WON, {}, {U.SUB: 1}),
-    ("#1 W Europe: attack failed, lost 2 ARM", Outcome.LOST, {}, {U.ARM: 2}),
-    ("#1 W Europe: Germans held", Outcome.LOST, {}, {}),
-    ("#1 W Europe: both sides destroyed", Outcome.BOTH_DESTROYED, {}, {}),
-    ("#1 W Europe: walked in", Outcome.WALKED_IN, {}, {}),
-    ("#1 W Europe: captured. Survivors: 2 INF. Losses: 1 FTR", Outcome.WON, {U.INF: 2},
-     {U.FTR: 1}),
-])
-def test_results(line: str, outcome: Outcome, survivors: dict[UnitType, int],
-                 losses: dict[UnitType, int]) -> None:
+@pytest.mark.parametrize(
+    ("line", "outcome", "survivors", "losses"),
+    [
+        ("#1 W Europe: won, 3 INF 1 ARM left", CombatOutcome.WON, {U.INF: 3, U.ARM: 1}, {}),
+        ("#1 W Europe: taken with 3 INF", CombatOutcome.WON, {U.INF: 3}, {}),
+        ("#1 W Europe - cleared; lost 1 SUB", CombatOutcome.WON, {}, {U.SUB: 1}),
+        ("#1 W Europe: attack failed, lost 2 ARM", CombatOutcome.LOST, {}, {U.ARM: 2}),
+        ("#1 W Europe: Germans held", CombatOutcome.LOST, {}, {}),
+        ("#1 W Europe: both sides destroyed", CombatOutcome.BOTH_DESTROYED, {}, {}),
+        ("#1 W Europe: walked in", CombatOutcome.WALKED_IN, {}, {}),
+        (
+            "#1 W Europe: captured. Survivors: 2 INF. Losses: 1 FTR",
+            CombatOutcome.WON,
+            {U.INF: 2},
+            {U.FTR: 1},
+        ),
+    ],
+)
+def test_results(
+    line: str, outcome: CombatOutcome, survivors: dict[UnitType, int], losses: dict[UnitType, int]
+) -> None:
     turn = parse(f"Results:\n{line}")
     (result,) = turn.results
     assert (result.number, result.territory, result.outcome) == (1, "West Europe", outcome)
@@ -64,18 +80,23 @@ def test_results(line: str, outcome: Outcome, survivors: dict[UnitType, int],
 
 
 def test_a_retreat_result_and_a_raid_result() -> None:
-    turn = parse("Results:\n#1 Karelia: retreated to E Eur with 2 ARM\n"
-                 "#2 Germany (SBR): 7 IPC damage\n3) Ukraine - won")
+    turn = parse(
+        "Results:\n#1 Karelia: retreated to E Eur with 2 ARM\n"
+        "#2 Germany (SBR): 7 IPC damage\n3) Ukraine - won"
+    )
     back, raid, won = turn.results
     assert (back.outcome, back.retreat_to, back.survivors) == (
-        Outcome.RETREATED, "East Europe", Units.of({U.ARM: 2}))
-    assert (raid.outcome, raid.damage, raid.territory) == (Outcome.RAIDED, 7, "Germany")
-    assert (won.number, won.territory, won.outcome) == (3, "Ukraine S.S.R.", Outcome.WON)
+        CombatOutcome.RETREATED,
+        "East Europe",
+        Units.of({U.ARM: 2}),
+    )
+    assert (raid.outcome, raid.damage, raid.territory) == (CombatOutcome.RAIDED, 7, "Germany")
+    assert (won.number, won.territory, won.outcome) == (3, "Ukraine S.S.R.", CombatOutcome.WON)
 
 
 def test_a_result_line_outside_a_results_section_needs_a_past_tense() -> None:
     turn = parse("Attack #1 - Karelia: captured with 2 INF")
-    assert turn.kind is TurnKind.POST_COMBAT and turn.results[0].outcome is Outcome.WON
+    assert turn.kind is TurnKind.POST_COMBAT and turn.results[0].outcome is CombatOutcome.WON
     turn = parse("Attack #1 - Karelia (take it!)\nE Eur 2 INF")
     assert turn.results == () and len(turn.battles) == 1
 
@@ -85,12 +106,19 @@ def test_a_result_without_an_outcome_is_an_error() -> None:
 
 
 def test_non_combat_moves() -> None:
-    turn = parse("NCM:\nKar 2 FTR to Russia\nUK 2 INF on UK SZ 1 TRN to E Can\n"
-                 "2 FTR from W Eur -> Ger\nW Eur 1 FTR land UK")
+    turn = parse(
+        "NCM:\nKar 2 FTR to Russia\nUK 2 INF on UK SZ 1 TRN to E Can\n"
+        "2 FTR from W Eur -> Ger\nW Eur 1 FTR land UK"
+    )
     assert [(m.origin, m.units, m.destination, m.via, m.transports) for m in turn.moves] == [
         ("Karelia S.S.R.", Units.of({U.FTR: 2}), "Russia", (), Units()),
-        ("United Kingdom", Units.of({U.INF: 2}), "East Canada", ("North Sea Zone",),
-         Units.of({U.TRN: 1})),
+        (
+            "United Kingdom",
+            Units.of({U.INF: 2}),
+            "East Canada",
+            ("North Sea Zone",),
+            Units.of({U.TRN: 1}),
+        ),
         ("West Europe", Units.of({U.FTR: 2}), "Germany", (), Units()),
         ("West Europe", Units.of({U.FTR: 1}), "United Kingdom", (), Units()),
     ]
@@ -104,7 +132,9 @@ def test_a_move_needs_a_destination() -> None:
 def test_placements_need_a_place_and_units() -> None:
     turn = parse("Placement:\nGer 3 INF; Baltic SZ 1 TRN\n3 ARM\nS Eur")
     assert [(p.place, p.units) for p in turn.placements] == [
-        ("Germany", Units.of({U.INF: 3})), ("Baltic Sea Zone", Units.of({U.TRN: 1}))]
+        ("Germany", Units.of({U.INF: 3})),
+        ("Baltic Sea Zone", Units.of({U.TRN: 1})),
+    ]
     assert codes(turn) == [(3, "error", "no-place"), (4, "error", "no-units")]
 
 

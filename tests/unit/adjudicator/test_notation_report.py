@@ -6,7 +6,7 @@ import json
 import re
 
 import adjudicator.notation.jsonreport as report_module
-from adjudicator.notation import REPORT_VERSION, parse, render_text, report, turn_report
+from adjudicator.notation import REPORT_VERSION, parse, render_report, report, turn_report
 
 RULE_BOOK_EXAMPLE = """Combat Moves:
 Attack #1 - W Europe (10 INF, AA)
@@ -16,15 +16,30 @@ Kar 2 FTR (land Karelia)
 Total UK v. Germany --- 8 INF, 1 ARM, 2 FTR v. 10 INF, AA
 """
 
-TOP_LEVEL = ["version", "kind", "power", "tech", "purchases", "battles", "results", "moves",
-             "placements", "map", "counts", "orders_of_loss", "withdrawals", "retreats",
-             "diagnostics", "summary"]
+TOP_LEVEL = [
+    "version",
+    "kind",
+    "power",
+    "tech",
+    "purchases",
+    "battles",
+    "results",
+    "moves",
+    "placements",
+    "map",
+    "counts",
+    "orders_of_loss",
+    "withdrawals",
+    "retreats",
+    "diagnostics",
+    "summary",
+]
 
 
 def test_the_documented_example_is_what_the_report_gives() -> None:
     """The module docstring's example must stay true: it is the format's documentation."""
     doc = report_module.__doc__ or ""
-    example = doc[doc.index('{"number": 1'):].strip()
+    example = doc[doc.index('{"number": 1') :].strip()
     documented = json.loads(re.sub(r"\s+", " ", example))
     assert report(RULE_BOOK_EXAMPLE)["battles"] == [documented]
 
@@ -41,8 +56,11 @@ def test_absent_values_are_omitted_not_null() -> None:
     assert "power" not in got and "round" not in got
     (battle,) = got["battles"]
     assert "territory" not in battle and "defender" not in battle and "total" not in battle
-    assert got["battles"][0]["origins"][0] == {"line": 2, "from": "Karelia S.S.R.",
-                                               "units": {"INF": 2}}
+    assert got["battles"][0]["origins"][0] == {
+        "line": 2,
+        "from": "Karelia S.S.R.",
+        "units": {"INF": 2},
+    }
     assert got["orders_of_loss"] == [{"line": 3, "order": [{"unit": "INF"}]}]
 
 
@@ -50,7 +68,7 @@ def test_diagnostics_carry_line_severity_rule_message_suggestion_and_code() -> N
     (d,) = report("UK 30/32")["diagnostics"]
     assert set(d) == {"line", "severity", "rule", "message", "suggestion", "code"}
     assert (d["line"], d["severity"], d["code"]) == (1, "warning", "count-units")
-    assert d["rule"] == "IAAPA Declaration and Battle Resolution Procedures, Post Combat Orders"
+    assert d["rule"] == "IAAPA Declaration and Battle Resolution Procedures: Post Combat Orders"
 
 
 def test_flags_are_integers() -> None:
@@ -63,18 +81,21 @@ def test_turn_report_and_report_agree() -> None:
 
 
 def test_the_text_form() -> None:
-    text = render_text(report("UK 2 pre-combat\n" + RULE_BOOK_EXAMPLE + "UK 30/32\n"))
+    text = render_report(report("UK 2 pre-combat\n" + RULE_BOOK_EXAMPLE + "UK 30/32\n"))
     assert text.splitlines()[0] == "Turn check (report version 1): mixed turn, UK 2"
     assert "  #1 West Europe (line 3): 8 INF, 1 ARM, 2 FTR v. 10 INF, 1 AA" in text
-    assert "    line 5: East Canada: 1 ARM on 1 TRN via East Canada Sea Zone, North Sea Zone" \
-        in text
+    assert (
+        "    line 5: East Canada: 1 ARM on 1 TRN via East Canada Sea Zone, North Sea Zone" in text
+    )
     assert "    line 6: Karelia S.S.R.: 2 FTR, land Karelia S.S.R." in text
     assert "  line 8: UK 30 territories / $32" in text
-    assert "  line 8: warning: " in text and "[IAAPA Declaration and Battle Resolution " \
-        "Procedures, Post Combat Orders]" in text
+    assert (
+        "  line 8: warning: " in text
+        and "[IAAPA Declaration and Battle Resolution Procedures: Post Combat Orders]" in text
+    )
     assert text.endswith("0 error(s), 1 warning(s), 0 note(s)\n")
 
 
 def test_the_text_form_of_an_empty_turn() -> None:
-    text = render_text(report("Hello there"))
+    text = render_report(report("Hello there"))
     assert "email: warning: no orders were found in the email" in text

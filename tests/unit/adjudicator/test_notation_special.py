@@ -15,19 +15,42 @@ def codes(turn: Turn) -> list[tuple[int, str, str]]:
     return [(d.line, d.severity.value, d.code) for d in turn.diagnostics]
 
 
-@pytest.mark.parametrize(("written", "number", "territory", "order"), [
-    ("OOL: INF, ARM, FTR, BMB", None, None, [(U.INF, None), (U.ARM, None), (U.FTR, None),
-                                             (U.BMB, None)]),
-    ("OOL for battle #2 (Baltic SZ): TRN, SUB, AC", 2, "Baltic Sea Zone",
-     [(U.TRN, None), (U.SUB, None), (U.AC, None)]),
-    ("Karelia OOL 2 INF > FTR > INF", None, "Karelia S.S.R.",
-     [(U.INF, 2), (U.FTR, None), (U.INF, None)]),
-    ("Order of losses, attack 3: 1 inf then 1 tank then the rest infantry", 3, None,
-     [(U.INF, 1), (U.ARM, 1), (U.INF, None)]),
-    ("Battle #1: OOL INF, INF, ARM", 1, None, [(U.INF, None), (U.INF, None), (U.ARM, None)]),
-])
-def test_orders_of_loss(written: str, number: int | None, territory: str | None,
-                        order: list[tuple[UnitType, int | None]]) -> None:
+@pytest.mark.parametrize(
+    ("written", "number", "territory", "order"),
+    [
+        (
+            "OOL: INF, ARM, FTR, BMB",
+            None,
+            None,
+            [(U.INF, None), (U.ARM, None), (U.FTR, None), (U.BMB, None)],
+        ),
+        (
+            "OOL for battle #2 (Baltic SZ): TRN, SUB, AC",
+            2,
+            "Baltic Sea Zone",
+            [(U.TRN, None), (U.SUB, None), (U.AC, None)],
+        ),
+        (
+            "Karelia OOL 2 INF > FTR > INF",
+            None,
+            "Karelia S.S.R.",
+            [(U.INF, 2), (U.FTR, None), (U.INF, None)],
+        ),
+        (
+            "Order of losses, attack 3: 1 inf then 1 tank then the rest infantry",
+            3,
+            None,
+            [(U.INF, 1), (U.ARM, 1), (U.INF, None)],
+        ),
+        ("Battle #1: OOL INF, INF, ARM", 1, None, [(U.INF, None), (U.INF, None), (U.ARM, None)]),
+    ],
+)
+def test_orders_of_loss(
+    written: str,
+    number: int | None,
+    territory: str | None,
+    order: list[tuple[UnitType, int | None]],
+) -> None:
     turn = parse(written)
     (ool,) = turn.orders_of_loss
     assert (ool.number, ool.territory) == (number, territory)
@@ -44,7 +67,9 @@ def test_a_misspelt_unit_in_an_order_of_loss_is_corrected() -> None:
 def test_an_order_of_loss_under_a_special_orders_header_needs_no_marker() -> None:
     turn = parse("Special orders:\nBattle #2 Baltic SZ: TRN, SUB, FTR\nW Europe: INF, ARM")
     assert [(o.number, o.territory, len(o.order)) for o in turn.orders_of_loss] == [
-        (2, "Baltic Sea Zone", 3), (None, "West Europe", 2)]
+        (2, "Baltic Sea Zone", 3),
+        (None, "West Europe", 2),
+    ]
 
 
 def test_withdrawal_and_retreat_headers_set_what_the_lines_mean() -> None:
@@ -60,23 +85,34 @@ def test_a_retreat_takes_the_first_destination_and_stops_at_conditions() -> None
 
 def test_special_orders_without_a_place_are_errors() -> None:
     turn = parse("Retreat after round 2\nBattle #2: OOL\nBattle #4: sub withdraws to Xyzzy")
-    assert codes(turn) == [(1, "error", "unreadable"), (2, "error", "unreadable"),
-                           (3, "error", "unknown-name")]
+    assert codes(turn) == [
+        (1, "error", "unreadable"),
+        (2, "error", "unreadable"),
+        (3, "error", "unknown-name"),
+    ]
     assert (turn.retreats, turn.orders_of_loss, turn.withdrawals) == ((), (), ())
 
 
-@pytest.mark.parametrize(("written", "dice", "techs"), [
-    ("Tech: none", 0, ()),
-    ("Tech: 2 dice, no breakthrough", 2, ()),
-    ("Tech: rolled 3 dice (15 IPC): 6, then 4 -> Long Range Aircraft", 3,
-     (Technology.LONG_RANGE_AIRCRAFT,)),
-    ("Weapons development: $10, got Jet Power and Super Subs", 2,
-     (Technology.JET_POWER, Technology.SUPER_SUBS)),
-    ("R&D: 1 die - Rockets!", 1, (Technology.ROCKETS,)),
-    ("Tech: Industrial Technology", None, (Technology.INDUSTRIAL_TECHNOLOGY,)),
-])
-def test_tech_results(written: str, dice: int | None,
-                      techs: tuple[Technology, ...]) -> None:
+@pytest.mark.parametrize(
+    ("written", "dice", "techs"),
+    [
+        ("Tech: none", 0, ()),
+        ("Tech: 2 dice, no breakthrough", 2, ()),
+        (
+            "Tech: rolled 3 dice (15 IPC): 6, then 4 -> Long Range Aircraft",
+            3,
+            (Technology.LONG_RANGE_AIRCRAFT,),
+        ),
+        (
+            "Weapons development: $10, got Jet Power and Super Subs",
+            2,
+            (Technology.JET_POWER, Technology.SUPER_SUBS),
+        ),
+        ("R&D: 1 die - Rockets!", 1, (Technology.ROCKETS,)),
+        ("Tech: Industrial Technology", None, (Technology.INDUSTRIAL_TECHNOLOGY,)),
+    ],
+)
+def test_tech_results(written: str, dice: int | None, techs: tuple[Technology, ...]) -> None:
     turn = parse(written)
     (tech,) = turn.tech
     assert (tech.dice, tech.technologies) == (dice, techs)
@@ -92,16 +128,20 @@ def test_an_unreadable_tech_line_is_an_error() -> None:
     assert codes(parse("Tech: 2 xyzzy")) == [(1, "error", "unreadable")]
 
 
-@pytest.mark.parametrize(("written", "units", "spent", "remaining"), [
-    ("Purchases: 3 INF, 1 ARM, 1 TRN", {U.INF: 3, U.ARM: 1, U.TRN: 1}, None, None),
-    ("Buy: 2 BMB ($30)", {U.BMB: 2}, 30, None),
-    ("Bought 3 inf 1 arm = 14 IPC, 2 left", {U.INF: 3, U.ARM: 1}, 14, 2),
-    ("Purchases: none, saving 30", {}, None, 30),
-    ("Purchases: none", {}, None, None),
-    ("Purchases: $25 spent, $3 saved", {}, 25, 3),
-])
-def test_purchases(written: str, units: dict[UnitType, int], spent: int | None,
-                   remaining: int | None) -> None:
+@pytest.mark.parametrize(
+    ("written", "units", "spent", "remaining"),
+    [
+        ("Purchases: 3 INF, 1 ARM, 1 TRN", {U.INF: 3, U.ARM: 1, U.TRN: 1}, None, None),
+        ("Buy: 2 BMB ($30)", {U.BMB: 2}, 30, None),
+        ("Bought 3 inf 1 arm = 14 IPC, 2 left", {U.INF: 3, U.ARM: 1}, 14, 2),
+        ("Purchases: none, saving 30", {}, None, 30),
+        ("Purchases: none", {}, None, None),
+        ("Purchases: $25 spent, $3 saved", {}, 25, 3),
+    ],
+)
+def test_purchases(
+    written: str, units: dict[UnitType, int], spent: int | None, remaining: int | None
+) -> None:
     turn = parse(written)
     (bought,) = turn.purchases
     assert (bought.units, bought.spent, bought.remaining) == (Units.of(units), spent, remaining)

@@ -35,48 +35,88 @@ def test_no_classic_alias_is_ambiguous(names: Names) -> None:
     assert shared == {}
 
 
-@pytest.mark.parametrize(("written", "canonical"), [
-    ("W Europe", "West Europe"), ("W. Europe", "West Europe"), ("Western Europe", "West Europe"),
-    ("Kar", "Karelia S.S.R."), ("Karelia", "Karelia S.S.R."), ("Karelia SSR", "Karelia S.S.R."),
-    ("Cauc", "Caucasus"), ("Rus", "Russia"), ("Moscow", "Russia"),
-    ("E Can", "East Canada"), ("E. Canada", "East Canada"), ("Eastern Canada", "East Canada"),
-    ("E.US", "East US"), ("W.US", "West US"), ("E USA", "East US"),
-    ("Western United States", "West US"), ("Ukraine", "Ukraine S.S.R."),
-    ("Novo", "Novosibirsk"), ("SFE", "Soviet Far East"), ("FIC", "French Indo China"),
-    ("Solomon Is", "Solomon Islands"), ("S Africa", "South Africa"),
-    ("Fr W Africa", "French West Africa"), ("Italian E Africa", "Italian East Africa"),
-])
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("W Europe", "West Europe"),
+        ("W. Europe", "West Europe"),
+        ("Western Europe", "West Europe"),
+        ("Kar", "Karelia S.S.R."),
+        ("Karelia", "Karelia S.S.R."),
+        ("Karelia SSR", "Karelia S.S.R."),
+        ("Cauc", "Caucasus"),
+        ("Rus", "Russia"),
+        ("Moscow", "Russia"),
+        ("E Can", "East Canada"),
+        ("E. Canada", "East Canada"),
+        ("Eastern Canada", "East Canada"),
+        ("E.US", "East US"),
+        ("W.US", "West US"),
+        ("E USA", "East US"),
+        ("Western United States", "West US"),
+        ("Ukraine", "Ukraine S.S.R."),
+        ("Novo", "Novosibirsk"),
+        ("SFE", "Soviet Far East"),
+        ("FIC", "French Indo China"),
+        ("Solomon Is", "Solomon Islands"),
+        ("S Africa", "South Africa"),
+        ("Fr W Africa", "French West Africa"),
+        ("Italian E Africa", "Italian East Africa"),
+    ],
+)
 def test_land_aliases(names: Names, written: str, canonical: str) -> None:
     r = names.place(written)
     assert (r.value, r.match) == (canonical, Match.EXACT)
 
 
-@pytest.mark.parametrize(("written", "canonical"), [
-    ("UK SZ", "North Sea Zone"),           # the one zone washing the UK
-    ("Eire SZ", "North Sea Zone"),
-    ("Baltic SZ", "Baltic Sea Zone"), ("Baltic", "Baltic Sea Zone"),
-    ("Baltic Sea", "Baltic Sea Zone"), ("E Can SZ", "East Canada Sea Zone"),
-    ("E.US SZ", "East US Sea Zone"), ("W US SZ", "West US Sea Zone"),
-    ("Kar SZ", "Karelia Sea Zone"), ("Japan SZ", "Japan Sea Zone"),
-    ("Hawaii SZ", "Hawaii Sea Zone"), ("Haw SZ", "Hawaii Sea Zone"),
-    ("C Med", "Central Mediteranean Sea Zone"), ("E Med SZ", "East Mediteranean Sea Zone"),
-    ("W Mediterranean", "West Mediteranean Sea Zone"), ("N Atl SZ", "North Atlantic Sea Zone"),
-    ("S.E. Madagascar SZ", "South East Madagascar Sea Zone"), ("Red Sea", "Red Sea Zone"),
-    ("Caspian", "Caspian Sea Zone"), ("Black Sea", "Black Sea Zone"),
-    ("West Indies", "Carribean Sea Zone"), ("East Panama SZ", "Carribean Sea Zone"),
-    ("Caribbean", "Carribean Sea Zone"), ("Gulf of Mexico", "Gulf of Mexico Sea Zone"),
-    ("W Panama SZ", "West Panama Sea Zone"), ("Antarctic", "Antartic Sea Zone"),
-])
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("UK SZ", "North Sea Zone"),  # the one zone washing the UK
+        ("Eire SZ", "North Sea Zone"),
+        ("Baltic SZ", "Baltic Sea Zone"),
+        ("Baltic", "Baltic Sea Zone"),
+        ("Baltic Sea", "Baltic Sea Zone"),
+        ("E Can SZ", "East Canada Sea Zone"),
+        ("E.US SZ", "East US Sea Zone"),
+        ("W US SZ", "West US Sea Zone"),
+        ("Kar SZ", "Karelia Sea Zone"),
+        ("Japan SZ", "Japan Sea Zone"),
+        ("Hawaii SZ", "Hawaii Sea Zone"),
+        ("Haw SZ", "Hawaii Sea Zone"),
+        ("C Med", "Central Mediteranean Sea Zone"),
+        ("E Med SZ", "East Mediteranean Sea Zone"),
+        ("W Mediterranean", "West Mediteranean Sea Zone"),
+        ("N Atl SZ", "North Atlantic Sea Zone"),
+        ("S.E. Madagascar SZ", "South East Madagascar Sea Zone"),
+        ("Red Sea", "Red Sea Zone"),
+        ("Caspian", "Caspian Sea Zone"),
+        ("Black Sea", "Black Sea Zone"),
+        ("West Indies", "Carribean Sea Zone"),
+        ("East Panama SZ", "Carribean Sea Zone"),
+        ("Caribbean", "Carribean Sea Zone"),
+        ("Gulf of Mexico", "Gulf of Mexico Sea Zone"),
+        ("W Panama SZ", "West Panama Sea Zone"),
+        ("Antarctic", "Antartic Sea Zone"),
+    ],
+)
 def test_sea_zone_aliases(names: Names, written: str, canonical: str) -> None:
     assert names.place(written).value == canonical
 
 
-@pytest.mark.parametrize(("written", "canonical"), [
-    ("Japan", "Japan"), ("Mexico", "Mexico"), ("Karelia", "Karelia S.S.R."),
-    ("East Indies", "East Indies"), ("Hawaii", "Hawaiian Islands"),
-])
-def test_a_bare_name_is_the_land_not_its_sea_zone(names: Names, written: str, canonical: str
-                                                   ) -> None:
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("Japan", "Japan"),
+        ("Mexico", "Mexico"),
+        ("Karelia", "Karelia S.S.R."),
+        ("East Indies", "East Indies"),
+        ("Hawaii", "Hawaiian Islands"),
+    ],
+)
+def test_a_bare_name_is_the_land_not_its_sea_zone(
+    names: Names, written: str, canonical: str
+) -> None:
     assert names.place(written).value == canonical
 
 
@@ -86,12 +126,22 @@ def test_no_bare_compass_word_or_stub_names_a_sea_zone(names: Names, written: st
         names.place(written)
 
 
-@pytest.mark.parametrize(("written", "canonical"), [
-    ("Moscoq", "Russia"), ("Ukrain", "Ukraine S.S.R."), ("Germny", "Germany"),
-    ("Karelai", "Karelia S.S.R."), ("Weurpoe", "West Europe"), ("Caucasas", "Caucasus"),
-    ("Manchuira", "Manchuria"), ("Kwangtun", "Kwangtung"), ("Phillipines", "Philippines"),
-    ("Carribbean Sea Zone", "Carribean Sea Zone"), ("Baltik SZ", "Baltic Sea Zone"),
-])
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("Moscoq", "Russia"),
+        ("Ukrain", "Ukraine S.S.R."),
+        ("Germny", "Germany"),
+        ("Karelai", "Karelia S.S.R."),
+        ("Weurpoe", "West Europe"),
+        ("Caucasas", "Caucasus"),
+        ("Manchuira", "Manchuria"),
+        ("Kwangtun", "Kwangtung"),
+        ("Phillipines", "Philippines"),
+        ("Carribbean Sea Zone", "Carribean Sea Zone"),
+        ("Baltik SZ", "Baltic Sea Zone"),
+    ],
+)
 def test_misspellings_are_corrected(names: Names, written: str, canonical: str) -> None:
     r = names.place(written)
     assert (r.value, r.match) == (canonical, Match.CORRECTED)

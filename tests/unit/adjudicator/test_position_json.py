@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 import adjudicator.position.serialize as serialize
 from adjudicator.boards import classic
-from adjudicator.notation import Units
 from adjudicator.position import (
     Position,
     PositionError,
@@ -22,7 +21,7 @@ from adjudicator.position import (
     load_json,
 )
 from adjudicator.powers import Power
-from adjudicator.units import Technology
+from adjudicator.units import Technology, Units
 from adjudicator.units import UnitType as U
 
 
@@ -47,8 +46,7 @@ def test_the_initial_json_holds_integers_and_strings_only() -> None:
 
 def test_the_initial_json_says_what_a_player_reads_on_the_board() -> None:
     data = initial_json()
-    assert (data["version"], data["kind"], data["board"]) == (1, "position",
-                                                              "World War II Classic")
+    assert (data["version"], data["kind"], data["board"]) == (1, "position", "World War II Classic")
     assert data["to_move"] == "USSR" and data["round"] == 1
     assert data["banks"] == {"USSR": 24, "Germany": 32, "UK": 30, "Japan": 25, "USA": 36}
     assert data["owners"]["Karelia S.S.R."] == "USSR"
@@ -67,9 +65,17 @@ def test_technologies_and_changes_survive_the_round_trip() -> None:
     p = initial().with_owner("Anglo Sudan Egypt", Power.GERMANY).with_bank(Power.UK, 7)
     p = p.with_units("Anglo Sudan Egypt", Power.UK, Units())
     p = p.with_units("Anglo Sudan Egypt", Power.GERMANY, Units.of({U.ARM: 1}))
-    p = Position.of(p.board, round=3, to_move=Power.JAPAN, owners=p.owners, units=p.units,
-                    bank=p.bank, technologies={Power.GERMANY: frozenset(
-                        {Technology.JET_POWER, Technology.LONG_RANGE_AIRCRAFT})})
+    p = Position.of(
+        p.board,
+        round=3,
+        to_move=Power.JAPAN,
+        owners=p.owners,
+        units=p.units,
+        bank=p.bank,
+        technologies={
+            Power.GERMANY: frozenset({Technology.JET_POWER, Technology.LONG_RANGE_AIRCRAFT})
+        },
+    )
     data = dump_json(p)
     assert data["technologies"] == {"Germany": ["Jet Power", "Long Range Aircraft"]}
     assert load_json(json.loads(json.dumps(data))) == p
@@ -106,13 +112,24 @@ def _broken(change: str) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize(("change", "complaint"), [
-    ("unknown key", "unknown key"), ("version", "not a version-1"), ("board", "Revised"),
-    ("power", "Canada"), ("unit", "DD"), ("place", "Atlantis"), ("sea owner", "sea zone"),
-    ("count", "at least 1"), ("boolean", "whole number"), ("float", "whole number"),
-    ("bank missing", "no IPCs given for UK"), ("technology", "Radar"),
-    ("ship on land", "is land"),
-])
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        ("unknown key", "unknown key"),
+        ("version", "not a version-1"),
+        ("board", "Revised"),
+        ("power", "Canada"),
+        ("unit", "DD"),
+        ("place", "Atlantis"),
+        ("sea owner", "sea zone"),
+        ("count", "at least 1"),
+        ("boolean", "whole number"),
+        ("float", "whole number"),
+        ("bank missing", "no IPCs given for UK"),
+        ("technology", "Radar"),
+        ("ship on land", "is land"),
+    ],
+)
 def test_a_bad_file_is_refused_saying_what_and_where(change: str, complaint: str) -> None:
     with pytest.raises(PositionError, match=complaint):
         load_json(_broken(change))
@@ -127,9 +144,13 @@ _SPACES = sorted(t.name for t in classic().land if t.original_owner is not None)
 
 
 @settings(max_examples=40, deadline=None)
-@given(moves=st.lists(st.tuples(st.sampled_from(_SPACES), st.sampled_from(list(Power)),
-                                st.integers(1, 9)), max_size=8),
-       bank=st.integers(0, 200))
+@given(
+    moves=st.lists(
+        st.tuples(st.sampled_from(_SPACES), st.sampled_from(list(Power)), st.integers(1, 9)),
+        max_size=8,
+    ),
+    bank=st.integers(0, 200),
+)
 def test_any_position_round_trips(moves: list[tuple[str, Power, int]], bank: int) -> None:
     """Infantry of any power on any owned land (the land given to it) reads back equal."""
     p = initial().with_bank(Power.USA, bank)

@@ -5,17 +5,15 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.boards import classic
-from adjudicator.notation import Units
 from adjudicator.position import (
-    EMPTY,
     Position,
     PositionError,
     arranged,
     cargo_slots,
-    count_of,
     initial,
 )
 from adjudicator.powers import Alliance, Power
+from adjudicator.units import NO_UNITS, Units
 from adjudicator.units import UnitType as U
 
 UK, G, R, J, US = Power.UK, Power.GERMANY, Power.USSR, Power.JAPAN, Power.USA
@@ -43,18 +41,18 @@ def test_the_opening_has_the_ussr_to_move_in_round_one(opening: Position) -> Non
 
 def test_every_power_holds_its_capital_at_the_opening(opening: Position) -> None:
     capitals = {p: opening.capital(p) for p in Power}
-    assert capitals == {R: "Russia", G: "Germany", UK: "United Kingdom", J: "Japan",
-                        US: "East US"}
+    assert capitals == {R: "Russia", G: "Germany", UK: "United Kingdom", J: "Japan", US: "East US"}
     assert all(opening.holds_capital(p) for p in Power)
 
 
 def test_the_opening_units_are_the_printed_set_up(opening: Position) -> None:
     """A few spot checks of the 2nd edition set-up, as classic.xml digitises it."""
     assert opening.units_of("Germany", G) == Units.of(
-        {U.INF: 4, U.ARM: 2, U.FTR: 1, U.BMB: 1, U.AA: 1, U.IC: 1})
+        {U.INF: 4, U.ARM: 2, U.FTR: 1, U.BMB: 1, U.AA: 1, U.IC: 1}
+    )
     assert opening.units_of("Hawaii Sea Zone", US) == Units.of({U.AC: 1, U.FTR: 1, U.SUB: 1})
     assert opening.units_of("Caucasus", R) == Units.of({U.INF: 5})
-    assert opening.units_of("Caucasus", G) == EMPTY
+    assert opening.units_of("Caucasus", G) == NO_UNITS
 
 
 def test_neutrals_are_empty_and_unowned(opening: Position) -> None:
@@ -95,8 +93,12 @@ def test_with_units_replaces_one_powers_units_only() -> None:
     assert q.units_of("Karelia S.S.R.", R) == Units.of({U.INF: 1})
     assert q.units_of("Karelia S.S.R.", UK) == Units.of({U.FTR: 1})
     assert p.units_of("Karelia S.S.R.", R) == Units.of({U.INF: 3})  # immutable
-    assert "Karelia S.S.R." not in q.with_units("Karelia S.S.R.", R, EMPTY).with_units(
-        "Karelia S.S.R.", UK, EMPTY).units
+    assert (
+        "Karelia S.S.R."
+        not in q.with_units("Karelia S.S.R.", R, NO_UNITS)
+        .with_units("Karelia S.S.R.", UK, NO_UNITS)
+        .units
+    )
 
 
 def test_next_turn_follows_the_turn_order_and_counts_rounds() -> None:
@@ -108,34 +110,47 @@ def test_next_turn_follows_the_turn_order_and_counts_rounds() -> None:
     assert order == [(R, 1), (G, 1), (UK, 1), (J, 1), (US, 1), (R, 2)]
 
 
-@pytest.mark.parametrize(("units", "slots"), [
-    ({U.INF: 1}, 1), ({U.INF: 2}, 1), ({U.INF: 3}, 2), ({U.ARM: 1}, 1),
-    ({U.ARM: 1, U.INF: 1}, 2), ({U.AA: 1}, 1), ({U.INF: 8}, 4),
-])
+@pytest.mark.parametrize(
+    ("units", "slots"),
+    [
+        ({U.INF: 1}, 1),
+        ({U.INF: 2}, 1),
+        ({U.INF: 3}, 2),
+        ({U.ARM: 1}, 1),
+        ({U.ARM: 1, U.INF: 1}, 2),
+        ({U.AA: 1}, 1),
+        ({U.INF: 8}, 4),
+    ],
+)
 def test_cargo_slots(units: dict[U, int], slots: int) -> None:
     """A transport holds 1 or 2 INF, or 1 ARM, or 1 AA gun: no INF+ARM mix [W12]; the rule
     book's example puts 8 INF on 4 TRN."""
     assert cargo_slots(Units.of(units)) == slots
 
 
-def test_count_of_agrees_with_indexing() -> None:
+def test_count_agrees_with_indexing() -> None:
     units = Units.of({U.INF: 3, U.BB: 1})
-    assert [count_of(units, u) for u in U] == [units[u] for u in U]
+    assert [units.count(u) for u in U] == [units[u] for u in U] == [3, 0, 0, 0, 0, 0, 0, 1, 0, 0]
 
 
-@pytest.mark.parametrize(("units", "owners", "complaint"), [
-    ({"Germany": {G: {U.BB: 1}}}, {}, "is land"),
-    ({"North Sea Zone": {UK: {U.IC: 1}}}, {}, "cannot be at sea"),
-    ({"North Sea Zone": {UK: {U.BMB: 1}}}, {}, "cannot be at sea"),
-    ({"North Sea Zone": {UK: {U.INF: 3, U.TRN: 1}}}, {}, "do not fit aboard"),
-    ({"North Sea Zone": {UK: {U.FTR: 3, U.AC: 1}}}, {}, "hold only 2"),
-    ({"Germany": {UK: {U.INF: 1}}}, {}, "held by GERMANY"),
-    ({"Sweden": {G: {U.INF: 1}}}, {}, "held by nobody"),
-    ({"Germany": {G: {U.IC: 2}}}, {}, "industrial complexes"),
-    ({}, {"North Sea Zone": UK}, "has no owner"),
-])
+@pytest.mark.parametrize(
+    ("units", "owners", "complaint"),
+    [
+        ({"Germany": {G: {U.BB: 1}}}, {}, "is land"),
+        ({"North Sea Zone": {UK: {U.IC: 1}}}, {}, "cannot be at sea"),
+        ({"North Sea Zone": {UK: {U.BMB: 1}}}, {}, "cannot be at sea"),
+        ({"North Sea Zone": {UK: {U.INF: 3, U.TRN: 1}}}, {}, "do not fit aboard"),
+        ({"North Sea Zone": {UK: {U.FTR: 3, U.AC: 1}}}, {}, "hold only 2"),
+        ({"Germany": {UK: {U.INF: 1}}}, {}, "held by GERMANY"),
+        ({"Sweden": {G: {U.INF: 1}}}, {}, "held by nobody"),
+        ({"Germany": {G: {U.IC: 2}}}, {}, "industrial complexes"),
+        ({}, {"North Sea Zone": UK}, "has no owner"),
+    ],
+)
 def test_impossible_positions_are_refused(
-    units: dict[str, dict[Power, dict[U, int]]], owners: dict[str, Power], complaint: str,
+    units: dict[str, dict[Power, dict[U, int]]],
+    owners: dict[str, Power],
+    complaint: str,
 ) -> None:
     with pytest.raises(PositionError, match=complaint):
         arranged(units, owners=owners)
@@ -152,6 +167,7 @@ def test_allied_cargo_and_fighters_count_against_the_sides_ships() -> None:
 
 def test_a_position_can_be_built_unchecked() -> None:
     """The post-combat check keeps a wrong position as the orders make it, to report it."""
-    p = Position.of(classic(), owners={}, units={"Germany": {UK: Units.of({U.BB: 1})}},
-                    checked=False)
+    p = Position.of(
+        classic(), owners={}, units={"Germany": {UK: Units.of({U.BB: 1})}}, checked=False
+    )
     assert p.units_of("Germany", UK) == Units.of({U.BB: 1})

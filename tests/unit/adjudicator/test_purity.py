@@ -15,21 +15,42 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[3] / "adjudicator"
 
-FORBIDDEN_MODULES = frozenset({
-    "flask", "sqlalchemy", "dice_server", "random", "secrets", "werkzeug", "alembic",
-})
+FORBIDDEN_MODULES = frozenset(
+    {
+        "flask",
+        "sqlalchemy",
+        "dice_server",
+        "random",
+        "secrets",
+        "werkzeug",
+        "alembic",
+    }
+)
 """Top-level modules the engine may not import (web, storage, the server, randomness)."""
 
-FORBIDDEN_CALLS = frozenset({
-    ("datetime", "now"), ("datetime", "utcnow"), ("datetime", "today"), ("date", "today"),
-    ("time", "time"), ("time", "time_ns"), ("time", "monotonic"), ("time", "perf_counter"),
-    ("time", "localtime"), ("time", "gmtime"), ("os", "urandom"),
-})
+FORBIDDEN_CALLS = frozenset(
+    {
+        ("datetime", "now"),
+        ("datetime", "utcnow"),
+        ("datetime", "today"),
+        ("date", "today"),
+        ("time", "time"),
+        ("time", "time_ns"),
+        ("time", "monotonic"),
+        ("time", "perf_counter"),
+        ("time", "localtime"),
+        ("time", "gmtime"),
+        ("os", "urandom"),
+    }
+)
 """(object, attribute) pairs that read the clock or the system's randomness."""
 
-FORBIDDEN_NAMES = frozenset({("time", n) for n in ("time", "time_ns", "monotonic")} | {
-    ("os", "urandom"),
-})
+FORBIDDEN_NAMES = frozenset(
+    {("time", n) for n in ("time", "time_ns", "monotonic")}
+    | {
+        ("os", "urandom"),
+    }
+)
 """(module, name) pairs that may not be imported with ``from module import name``."""
 
 
@@ -79,41 +100,48 @@ def test_every_adjudicator_module_is_pure() -> None:
     modules = _modules()
     assert len(modules) >= 10, f"expected the adjudicator's modules under {PACKAGE}"
     found = [
-        v for path in modules
+        v
+        for path in modules
         for v in violations(path.read_text(encoding="utf-8"), str(path.relative_to(PACKAGE)))
     ]
     assert found == [], "adjudicator/ must stay pure (DESIGN.md Layers):\n" + "\n".join(found)
 
 
-@pytest.mark.parametrize("source", [
-    "import random",
-    "import flask",
-    "from flask import Flask",
-    "import sqlalchemy.orm",
-    "from sqlalchemy import select",
-    "import dice_server.ledger",
-    "from dice_server import dice",
-    "from random import randint",
-    "import secrets",
-    "from datetime import datetime\nx = datetime.now()",
-    "import datetime\nx = datetime.datetime.utcnow()",
-    "import datetime\nx = datetime.date.today()",
-    "import time\nx = time.time()",
-    "from time import time",
-    "import os\nx = os.urandom(8)",
-    "import importlib\nm = importlib.import_module('random')",
-    "m = __import__('flask')",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import random",
+        "import flask",
+        "from flask import Flask",
+        "import sqlalchemy.orm",
+        "from sqlalchemy import select",
+        "import dice_server.ledger",
+        "from dice_server import dice",
+        "from random import randint",
+        "import secrets",
+        "from datetime import datetime\nx = datetime.now()",
+        "import datetime\nx = datetime.datetime.utcnow()",
+        "import datetime\nx = datetime.date.today()",
+        "import time\nx = time.time()",
+        "from time import time",
+        "import os\nx = os.urandom(8)",
+        "import importlib\nm = importlib.import_module('random')",
+        "m = __import__('flask')",
+    ],
+)
 def test_the_checker_catches(source: str) -> None:
     assert violations(source) != []
 
 
-@pytest.mark.parametrize("source", [
-    "from datetime import datetime, timezone\ndef f(now: datetime) -> datetime: return now",
-    "import dataclasses\nfrom enum import Enum",
-    "from adjudicator.units import UnitType",
-    "import importlib.resources",
-    "x = 'random'",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from datetime import datetime, timezone\ndef f(now: datetime) -> datetime: return now",
+        "import dataclasses\nfrom enum import Enum",
+        "from adjudicator.units import UnitType",
+        "import importlib.resources",
+        "x = 'random'",
+    ],
+)
 def test_the_checker_allows(source: str) -> None:
     assert violations(source) == []

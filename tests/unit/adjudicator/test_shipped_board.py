@@ -31,7 +31,8 @@ def test_shipped_json_equals_a_fresh_generation(classic_xml: Path) -> None:
 
 def test_the_generation_script_writes_the_same_text(classic_xml: Path, tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location(
-        "gen_classic_board", PROJECT / "scripts" / "gen_classic_board.py")
+        "gen_classic_board", PROJECT / "scripts" / "gen_classic_board.py"
+    )
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
@@ -62,7 +63,12 @@ def test_json_is_sorted_and_stable() -> None:
 def test_players_keep_turn_order_in_json() -> None:
     data = json.loads(shipped_text(CLASSIC_JSON))
     assert [p["name"] for p in data["players"]] == [
-        "Russians", "Germans", "British", "Japanese", "Americans"]
+        "Russians",
+        "Germans",
+        "British",
+        "Japanese",
+        "Americans",
+    ]
 
 
 def test_a_foreign_json_layout_is_refused() -> None:
@@ -83,8 +89,11 @@ def test_classic_is_cached_and_clarified() -> None:
 def _code_strings(tree: ast.AST) -> list[str]:
     """String constants of a module, docstrings and bare string statements left out."""
     prose = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
-    return [n.value for n in ast.walk(tree)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in prose]
+    return [
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in prose
+    ]
 
 
 def test_the_product_never_reads_shared_files() -> None:

@@ -47,37 +47,60 @@ def test_the_iaapa_abbreviation_is_the_units_own_name(names: Names) -> None:
         assert names.unit(unit.value).value.unit is unit
 
 
-@pytest.mark.parametrize(("written", "unit"), [
-    ("infantry", UnitType.INF), ("Inf", UnitType.INF), ("tanks", UnitType.ARM),
-    ("Armour", UnitType.ARM), ("fighters", UnitType.FTR), ("bmbs", UnitType.BMB),
-    ("TRNs", UnitType.TRN), ("trans", UnitType.TRN), ("subs", UnitType.SUB),
-    ("carriers", UnitType.AC), ("BBs", UnitType.BB), ("AA gun", UnitType.AA),
-    ("factory", UnitType.IC), ("ICs", UnitType.IC),
-])
+@pytest.mark.parametrize(
+    ("written", "unit"),
+    [
+        ("infantry", UnitType.INF),
+        ("Inf", UnitType.INF),
+        ("tanks", UnitType.ARM),
+        ("Armour", UnitType.ARM),
+        ("fighters", UnitType.FTR),
+        ("bmbs", UnitType.BMB),
+        ("TRNs", UnitType.TRN),
+        ("trans", UnitType.TRN),
+        ("subs", UnitType.SUB),
+        ("carriers", UnitType.AC),
+        ("BBs", UnitType.BB),
+        ("AA gun", UnitType.AA),
+        ("factory", UnitType.IC),
+        ("ICs", UnitType.IC),
+    ],
+)
 def test_common_spellings_and_plurals(names: Names, written: str, unit: UnitType) -> None:
     r = names.unit(written)
     assert (r.value.unit, r.match) == (unit, Match.EXACT)
 
 
-@pytest.mark.parametrize(("written", "unit", "tech"), [
-    ("Heavy Bombers", UnitType.BMB, Technology.HEAVY_BOMBERS),
-    ("super subs", UnitType.SUB, Technology.SUPER_SUBS),
-    ("jets", UnitType.FTR, Technology.JET_POWER),
-    ("Jet Power", None, Technology.JET_POWER),
-    ("Rockets", None, Technology.ROCKETS),
-    ("Industrial Technology", None, Technology.INDUSTRIAL_TECHNOLOGY),
-    ("LRA", None, Technology.LONG_RANGE_AIRCRAFT),
-])
-def test_technology_words(names: Names, written: str, unit: UnitType | None,
-                          tech: Technology) -> None:
+@pytest.mark.parametrize(
+    ("written", "unit", "tech"),
+    [
+        ("Heavy Bombers", UnitType.BMB, Technology.HEAVY_BOMBERS),
+        ("super subs", UnitType.SUB, Technology.SUPER_SUBS),
+        ("jets", UnitType.FTR, Technology.JET_POWER),
+        ("Jet Power", None, Technology.JET_POWER),
+        ("Rockets", None, Technology.ROCKETS),
+        ("Industrial Technology", None, Technology.INDUSTRIAL_TECHNOLOGY),
+        ("LRA", None, Technology.LONG_RANGE_AIRCRAFT),
+    ],
+)
+def test_technology_words(
+    names: Names, written: str, unit: UnitType | None, tech: Technology
+) -> None:
     term = names.unit(written).value
     assert (term.unit, term.technology) == (unit, tech)
 
 
-@pytest.mark.parametrize(("written", "unit"), [
-    ("ing", UnitType.INF), ("Infantyr", UnitType.INF), ("ftt", UnitType.FTR),
-    ("batleship", UnitType.BB), ("submarien", UnitType.SUB), ("transprot", UnitType.TRN),
-])
+@pytest.mark.parametrize(
+    ("written", "unit"),
+    [
+        ("ing", UnitType.INF),
+        ("Infantyr", UnitType.INF),
+        ("ftt", UnitType.FTR),
+        ("batleship", UnitType.BB),
+        ("submarien", UnitType.SUB),
+        ("transprot", UnitType.TRN),
+    ],
+)
 def test_unit_typos_are_corrected(names: Names, written: str, unit: UnitType) -> None:
     r = names.unit(written)
     assert (r.value.unit, r.match) == (unit, Match.CORRECTED)
@@ -120,11 +143,21 @@ def test_powers_match_classic_xml(classic_xml: Path) -> None:
         Power.from_triplea("Chinese")
 
 
-@pytest.mark.parametrize(("written", "power"), [
-    ("USSR", Power.USSR), ("Russia", Power.USSR), ("G", Power.GERMANY),
-    ("UK", Power.UK), ("British", Power.UK), ("J", Power.JAPAN), ("US", Power.USA),
-    ("Americans", Power.USA), ("Germans", Power.GERMANY), ("Japenese", Power.JAPAN),
-])
+@pytest.mark.parametrize(
+    ("written", "power"),
+    [
+        ("USSR", Power.USSR),
+        ("Russia", Power.USSR),
+        ("G", Power.GERMANY),
+        ("UK", Power.UK),
+        ("British", Power.UK),
+        ("J", Power.JAPAN),
+        ("US", Power.USA),
+        ("Americans", Power.USA),
+        ("Germans", Power.GERMANY),
+        ("Japenese", Power.JAPAN),
+    ],
+)
 def test_power_names(written: str, power: Power) -> None:
     assert power_names().resolve(written).value is power
 

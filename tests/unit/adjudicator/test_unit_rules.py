@@ -40,7 +40,8 @@ def test_cost_matches_the_xml_production_rule(xml_units: TripleaUnits, unit: Uni
 
 @pytest.mark.parametrize("unit", list(UnitType))
 def test_industrial_technology_cost_matches_the_xml(
-    xml_units: TripleaUnits, unit: UnitType,
+    xml_units: TripleaUnits,
+    unit: UnitType,
 ) -> None:
     cheaper = unit_profile(unit, [Technology.INDUSTRIAL_TECHNOLOGY]).cost
     assert cheaper == xml_units.cost(unit.triplea_name, "productionIndustrialTechnology")
@@ -60,12 +61,16 @@ def test_domain_matches_the_xml_flags(xml_units: TripleaUnits, unit: UnitType) -
     is_air = _opt(xml_units, unit, "isAir") == "true"
     is_sea = _opt(xml_units, unit, "isSea") == "true"
     assert (unit.stats.is_air, unit.stats.is_sea, unit.stats.is_land) == (
-        is_air, is_sea, not (is_air or is_sea))
+        is_air,
+        is_sea,
+        not (is_air or is_sea),
+    )
 
 
 @pytest.mark.parametrize("unit", list(UnitType))
 def test_transport_and_carrier_numbers_match_the_xml(
-    xml_units: TripleaUnits, unit: UnitType,
+    xml_units: TripleaUnits,
+    unit: UnitType,
 ) -> None:
     def num(option: str) -> int | None:
         value = _opt(xml_units, unit, option)
@@ -128,8 +133,13 @@ def test_every_unit_has_stats_with_its_own_type() -> None:
 def test_tech_chart_numbers_follow_the_facts_file() -> None:
     order = [Technology.from_chart(n) for n in range(1, 7)]
     assert [t.name for t in order] == [
-        "JET_POWER", "ROCKETS", "SUPER_SUBS", "LONG_RANGE_AIRCRAFT",
-        "INDUSTRIAL_TECHNOLOGY", "HEAVY_BOMBERS"]
+        "JET_POWER",
+        "ROCKETS",
+        "SUPER_SUBS",
+        "LONG_RANGE_AIRCRAFT",
+        "INDUSTRIAL_TECHNOLOGY",
+        "HEAVY_BOMBERS",
+    ]
     with pytest.raises(ValueError):
         Technology.from_chart(7)
 
@@ -200,8 +210,7 @@ def test_casualties_follow_the_order_and_stop_at_the_hits() -> None:
     present = {UnitType.FTR: 1, UnitType.BMB: 1, UnitType.INF: 2, UnitType.AA: 1}
     assert order.casualties(present, 3) == (UnitType.INF, UnitType.INF, UnitType.BMB)
     assert order.casualties(present, 0) == ()
-    assert order.casualties(present, 9) == (
-        UnitType.INF, UnitType.INF, UnitType.BMB, UnitType.FTR)
+    assert order.casualties(present, 9) == (UnitType.INF, UnitType.INF, UnitType.BMB, UnitType.FTR)
     with pytest.raises(ValueError):
         order.casualties(present, -1)
 

@@ -1,0 +1,203 @@
+"""Every query of the ledgers, written once for both kinds of chain.
+
+A league game's ledger and a TripleA table's are stored alike: an owner row (``games``,
+``dice_tables``) holding the head its last append recorded, its entries, and its seeds.
+:class:`ChainQueries` is each query built over one kind's tables; :data:`CHAINS` holds the
+two, keyed by the name a body gives its chain ("game", "table").
+
+The hot path of an append (every roll and note) runs statements built once at import with
+bind parameters, so that a request skips building and caching a new statement: through
+the ORM a statement costs about four times as much. They run on ``session.connection()``,
+inside the session's transaction, with the bind parameter ``chain`` naming the game's
+number or the table's id. Pages, exports and mail read whole entries as ORM rows
+(:meth:`ChainQueries.rows`), where the rows cost more than the statement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    Insert,
+    Select,
+    Table,
+    Update,
+    bindparam,
+    insert,
+    select,
+    true,
+    update,
+)
+from sqlalchemy.orm import InstrumentedAttribute, Session
+
+from dice_server.models import Base, LedgerEntry, TableEntry
+
+TABLES = Base.metadata.tables
+games = TABLES["games"].c
+members = TABLES["members"].c
+
+#: The columns an append writes beside the chain's, each bound under its own name.
+ENTRY_COLUMNS = ("seq", "kind", "at", "body", "hash", "sig", "key_id")
+#: The columns a seed is read with (dice_server.dice.SealedSeed).
+SEED_COLUMNS = ("id", "commitment_seq", "commitment", "sealed", "revealed_seq")
+
+_axis, _allies, _mentor = (TABLES["members"].alias(name) for name in ("ax", "al", "me"))
+
+#: The game's append lock (PostgreSQL: a row lock on the game; SQLite: already held by
+#: BEGIN IMMEDIATE), with the addresses its mail goes to.
+GAME_LOCK = (
+    select(
+        games.number,
+        games.status,
+        games.axis_id,
+        games.allies_id,
+        games.mentor_id,
+        _axis.c.email.label("axis_email"),
+        _allies.c.email.label("allies_email"),
+        _mentor.c.email.label("mentor_email"),
+    )
+    .select_from(
+        TABLES["games"]
+        .join(_axis, _axis.c.id == games.axis_id)
+        .join(_allies, _allies.c.id == games.allies_id)
+        .outerjoin(_mentor, _mentor.c.id == games.mentor_id)
+    )
+    .where(games.number == bindparam("number"))
+    .with_for_update(of=TABLES["games"])
+)
+
+
+@dataclass(frozen=True, eq=False)
+class ChainQueries:
+    """The queries of one kind of chain: its head, its append, its entries and its seeds."""
+
+    #: The ORM class of its entries, and its column naming the chain.
+    entry: type[LedgerEntry] | type[TableEntry]
+    entry_chain: InstrumentedAttribute[int]
+    #: The head its last append recorded (``head_seq``, ``head_hash``) beside its last
+    #: entry as stored (``seq``, ``hash``, ``at``; None when it has none), in one round trip:
+    #: an append extends the chain only when the two agree. No row: no such chain.
+    head: Select[Any]
+    #: SQLite: the entry's INSERT, then ``set_head`` recording the head it makes.
+    insert_entry: Insert
+    set_head: Update
+    #: PostgreSQL: both in one round trip (an INSERT in a WITH).
+    append_and_record: Update
+    #: The seed rolls draw on: the latest commitment not yet revealed.
+    open_seed: Select[Any]
+    all_seeds: Select[Any]
+    insert_seed: Insert
+    #: Record the entry that revealed a seed (triggers refuse any other change of a seed).
+    reveal_seed: Update
+
+    def rows(
+        self,
+        session: Session,
+        number: int,
+        seqs: range | Collection[int] | None = None,
+        *,
+        newest_first: bool = False,
+    ) -> list[LedgerEntry | TableEntry]:
+        """The chain's entries as stored: all, a ``range`` of seqs (read with one index
+        range scan), or the seqs named; in seq order, or newest first."""
+        model = self.entry
+        query: Select[Any] = select(model).where(self.entry_chain == number)
+        if isinstance(seqs, range):
+            query = query.where(model.seq.between(seqs.start, seqs.stop - 1))
+        elif seqs is not None:
+            query = query.where(model.seq.in_(seqs))
+        order: ColumnElement[Any] = model.seq.desc() if newest_first else model.seq.asc()
+        return list(session.execute(query.order_by(order)).scalars())
+
+
+def _chain_queries(
+    entry: type[LedgerEntry] | type[TableEntry],
+    entry_chain: InstrumentedAttribute[int],
+    owner: Table,
+    owner_key: str,
+    seeds: Table,
+    chain_column: str,
+) -> ChainQueries:
+    entries = entry.__table__
+    assert isinstance(entries, Table)
+    chain: BindParameter[Any] = bindparam("chain")
+    last_entry = (
+        select(entries.c.seq, entries.c.hash, entries.c.at)
+        .where(entries.c[chain_column] == chain)
+        .order_by(entries.c.seq.desc())
+        .limit(1)
+        .subquery("last_entry")
+    )
+    head = (
+        select(
+            owner.c.head_seq,
+            owner.c.head_hash,
+            last_entry.c.seq,
+            last_entry.c.hash,
+            last_entry.c.at,
+        )
+        .select_from(owner.outerjoin(last_entry, true()))
+        .where(owner.c[owner_key] == chain)
+    )
+    values = {chain_column: chain, **{column: bindparam(column) for column in ENTRY_COLUMNS}}
+    appended = (
+        insert(entries)
+        .values(values)
+        .returning(entries.c[chain_column], entries.c.seq, entries.c.hash)
+        .cte("appended")
+    )
+    chain_seeds = select(*(seeds.c[column] for column in SEED_COLUMNS)).where(
+        seeds.c[chain_column] == chain
+    )
+    return ChainQueries(
+        entry=entry,
+        entry_chain=entry_chain,
+        head=head,
+        insert_entry=insert(entries).values(values),
+        set_head=update(owner)
+        .where(owner.c[owner_key] == chain)
+        .values(head_seq=bindparam("seq"), head_hash=bindparam("hash")),
+        append_and_record=update(owner)
+        .where(owner.c[owner_key] == appended.c[chain_column])
+        .values(head_seq=appended.c.seq, head_hash=appended.c.hash),
+        open_seed=chain_seeds.where(seeds.c.revealed_seq.is_(None))
+        .order_by(seeds.c.commitment_seq.desc())
+        .limit(1),
+        all_seeds=chain_seeds.order_by(seeds.c.commitment_seq),
+        insert_seed=insert(seeds).values(
+            {
+                chain_column: chain,
+                "commitment_seq": bindparam("commitment_seq"),
+                "commitment": bindparam("commitment"),
+                "sealed": bindparam("sealed"),
+            }
+        ),
+        reveal_seed=update(seeds)
+        .where(seeds.c.id == bindparam("seed"))
+        .values(revealed_seq=bindparam("seq")),
+    )
+
+
+#: Each kind of chain's queries, by the name its bodies give it.
+CHAINS = {
+    "game": _chain_queries(
+        LedgerEntry,
+        LedgerEntry.game_number,
+        TABLES["games"],
+        "number",
+        TABLES["seeds"],
+        "game_number",
+    ),
+    "table": _chain_queries(
+        TableEntry,
+        TableEntry.table_id,
+        TABLES["dice_tables"],
+        "id",
+        TABLES["table_seeds"],
+        "table_id",
+    ),
+}

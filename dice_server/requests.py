@@ -1,0 +1,296 @@
+"""Roll requests checked field by field, before any lock is taken or seq consumed.
+
+This module only reads what a member sent (a JSON object of integers and strings) into the
+rules engine's rolls (:mod:`adjudicator.rolls`), naming the field at fault; what a roll
+throws and how its dice are read are the engine's. Powers and technologies are read
+through :mod:`adjudicator.names`, exactly as written (a misspelling is refused, not
+guessed), and recorded by their league names: the USSR is "USSR" in new entries, whether
+the request said "USSR", "Russia" or "Soviet Union".
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.names import (
+    NameResolutionError,
+    exactly,
+    power_label,
+    power_names,
+    technology_label,
+    technology_names,
+)
+from adjudicator.powers import TURN_ORDER, Power
+from adjudicator.rolls import (
+    BATTLE_UNITS,
+    OPTIONS,
+    ROCKET_SHOTS,
+    BattleRoll,
+    BombingRoll,
+    Listing,
+    RocketRoll,
+    RollHeader,
+    RollRuleError,
+    TechRoll,
+)
+from adjudicator.units import Technology, UnitType
+from dice_server.errors import InvalidRequest
+from dice_server.jsonbody import children, shown
+from dice_server.verifier import NotCanonical, check_value
+
+MAX_COUNT = 999
+MAX_NUMBER = 9999
+MAX_TEXT = 100
+MAX_COMMENT = 2000
+MAX_TECH_DICE = 99
+MAX_BOMBERS = 99
+
+HEADER_FIELDS = {"round", "turn", "country", "battle", "comment"}
+ROLL_FIELDS = HEADER_FIELDS | {"attacker", "defender", "bombard", "options"}
+
+COUNTRIES = tuple(power_label(power) for power in TURN_ORDER)
+"""The powers as a roll records them, in turn order (a form's choices)."""
+TECHNOLOGIES = tuple(technology_label(tech) for tech in Technology)
+"""The technologies as a tech roll records them, in chart order (a form's choices)."""
+_UNITS = {unit.value: unit for unit in UnitType}
+_BATTLE_UNIT_NAMES = frozenset(unit.value for unit in BATTLE_UNITS)
+
+
+def field_error(field: str, message: str) -> InvalidRequest:
+    return InvalidRequest(f"{field}: {message}", field=field)
+
+
+def check_fields(payload: Any, allowed: set[str], required: set[str]) -> dict[str, Any]:
+    """The request must be a JSON object of integers and strings, with only known fields."""
+    if not isinstance(payload, dict):
+        raise InvalidRequest(f"the request body must be a JSON object, not {shown(payload)}")
+    unknown = sorted(set(payload) - allowed)
+    if unknown:
+        raise field_error(
+            shown(unknown[0]).strip('"'),
+            f"unknown field; expected some of {', '.join(sorted(allowed))}",
+        )
+    found = _foreign_value(payload)
+    if found is not None:
+        where, value = found
+        raise field_error(where, f"{_FOREIGN[type(value)]} is not allowed here: {_SEND}")
+    try:
+        check_value(payload, "request")
+    except NotCanonical as exc:
+        raise InvalidRequest(f"{exc} (send integers and strings only)") from None
+    missing = sorted(required - set(payload))
+    if missing:
+        raise field_error(missing[0], "is required")
+    return payload
+
+
+_SEND = "send a whole number or text, or leave the field out"
+_FOREIGN = {bool: "true or false (a boolean)", type(None): "null", float: "a fraction"}
+
+
+def _foreign_value(value: Any, path: str = "") -> tuple[str, Any] | None:
+    """The first boolean, null or float in a request, and where: the ledger holds integers
+    and strings only (DESIGN.md), and ``True`` would otherwise pass for the integer 1."""
+    for where, item in children(value, path):
+        if item is None or isinstance(item, bool | float):
+            return where, item
+        if isinstance(item, dict | list):
+            found = _foreign_value(item, where)
+            if found is not None:
+                return found
+    return None
+
+
+def positive_int(payload: Mapping[str, Any], field: str, limit: int = MAX_NUMBER) -> int:
+    value = payload.get(field)
+    if type(value) is not int or not 1 <= value <= limit:
+        raise field_error(field, f"must be a whole number from 1 to {limit}, not {shown(value)}")
+    return value
+
+
+def text(payload: Mapping[str, Any], field: str, limit: int, required: bool = True) -> str:
+    value = payload.get(field, "")
+    if not isinstance(value, str):
+        raise field_error(field, f"must be text, not {shown(value)}")
+    value = value.strip()
+    if required and not value:
+        raise field_error(field, "must not be empty")
+    if len(value) > limit:
+        raise field_error(field, f"is {len(value)} characters long; at most {limit} are allowed")
+    if any(ord(ch) < 32 and ch not in "\n\t" for ch in value):
+        raise field_error(field, "contains control characters")
+    return value
+
+
+@functools.lru_cache(maxsize=256)
+def _power(name: str) -> Power | None:
+    try:
+        return exactly(power_names(), name)
+    except NameResolutionError:
+        return None
+
+
+def country(payload: Mapping[str, Any]) -> Power:
+    """The power a request's ``country`` names (any name :func:`power_names` knows)."""
+    name = text(payload, "country", MAX_TEXT)
+    power = _power(name)
+    if power is None:
+        raise field_error(
+            "country",
+            f"unknown country {shown(name)}; use {', '.join(COUNTRIES[:-1])} or "
+            f"{COUNTRIES[-1]} (Russia is the USSR)",
+        )
+    return power
+
+
+def header(fields: Mapping[str, Any]) -> RollHeader:
+    """The header every roll states: round, turn, country and an optional comment."""
+    return RollHeader(
+        round=positive_int(fields, "round"),
+        turn=positive_int(fields, "turn"),
+        power=country(fields),
+        comment=text(fields, "comment", MAX_COMMENT, required=False),
+    )
+
+
+def unit_list(payload: Mapping[str, Any], field: str, allowed: frozenset[str]) -> Listing:
+    raw = payload.get(field, [])
+    if not isinstance(raw, list):
+        raise field_error(
+            field, f'must be a list of {{"unit": ..., "count": ...}}, not {shown(raw)}'
+        )
+    seen: set[str] = set()
+    out = []
+    for index, item in enumerate(raw):
+        where = f"{field}[{index}]"
+        if not isinstance(item, dict) or set(item) != {"unit", "count"}:
+            raise field_error(where, 'must be {"unit": "INF", "count": 3}')
+        name = item["unit"]
+        if not isinstance(name, str):
+            raise field_error(f"{where}.unit", f"must be a unit's name, not {shown(name)}")
+        unit = name.strip().upper()
+        if unit not in allowed:
+            if unit == "AA" and field != "defender":
+                raise field_error(
+                    f"{where}.unit", "AA guns only defend: list the AA with the defender"
+                )
+            raise field_error(
+                f"{where}.unit",
+                f"unknown unit {shown(name)} here; use one of {', '.join(sorted(allowed))}",
+            )
+        count = item["count"]
+        if type(count) is not int or not 1 <= count <= MAX_COUNT:
+            raise field_error(
+                f"{where}.count", f"must be from 1 to {MAX_COUNT}, not {shown(count)}"
+            )
+        if unit in seen:
+            raise field_error(f"{where}.unit", f"{unit} is listed twice; give one total count")
+        seen.add(unit)
+        out.append((_UNITS[unit], count))
+    return tuple(out)
+
+
+def _option_names(
+    fields: Mapping[str, Any], allowed: Mapping[str, str] | set[str], known: str = "known"
+) -> set[str]:
+    raw = fields.get("options", [])
+    if not isinstance(raw, list) or not all(isinstance(o, str) for o in raw):
+        raise field_error("options", "must be a list of option names")
+    options = {o.strip().lower() for o in raw}
+    for option in sorted(options - set(allowed)):
+        raise field_error(
+            "options", f"unknown option {shown(option)}; {known}: {', '.join(allowed)}"
+        )
+    return options
+
+
+def _refused(exc: RollRuleError) -> InvalidRequest:
+    return field_error(exc.field, exc.problem)
+
+
+def parse_battle_roll(payload: Any) -> BattleRoll:
+    """Check a battle-roll request completely, before any lock is taken or seq consumed."""
+    fields = check_fields(payload, ROLL_FIELDS, {"round", "turn", "country", "battle"})
+    round_, turn = positive_int(fields, "round"), positive_int(fields, "turn")
+    power, battle = country(fields), text(fields, "battle", MAX_TEXT)
+    comment = text(fields, "comment", MAX_COMMENT, required=False)
+    attacker = unit_list(fields, "attacker", _BATTLE_UNIT_NAMES)
+    defender = unit_list(fields, "defender", _BATTLE_UNIT_NAMES | {"AA"})
+    bombard = unit_list(fields, "bombard", frozenset({"BB"}))
+    options = _option_names(fields, OPTIONS)
+    try:
+        return BattleRoll.of(
+            RollHeader(round_, turn, power, comment),
+            battle,
+            attacker,
+            defender,
+            bombard,
+            sorted(options),
+        )
+    except RollRuleError as exc:
+        raise _refused(exc) from None
+
+
+def _fields(payload: Any, extra: set[str], required: set[str]) -> dict[str, Any]:
+    header_fields = HEADER_FIELDS - {"battle"}
+    return check_fields(payload, header_fields | extra, {"round", "turn", "country"} | required)
+
+
+def _flag(fields: Mapping[str, Any], name: str) -> int:
+    value = fields.get(name)
+    if type(value) is not int or value not in (0, 1):
+        raise field_error(name, f"must be 0 or 1, not {shown(value)}")
+    return value
+
+
+def parse_tech_roll(payload: Any) -> TechRoll:
+    fields = _fields(payload, {"dice", "declared", "owned"}, {"dice"})
+    count = positive_int(fields, "dice", MAX_TECH_DICE)
+    declared = positive_int(fields, "declared", MAX_TECH_DICE) if "declared" in fields else count
+    raw = fields.get("owned", [])
+    if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
+        raise field_error("owned", "must be a list of technology names")
+    owned: list[Technology] = []
+    for name in raw:
+        try:
+            tech = exactly(technology_names(), name)
+        except NameResolutionError:
+            raise field_error(
+                "owned", f"unknown technology {shown(name)}; known: {', '.join(TECHNOLOGIES)}"
+            ) from None
+        if tech not in owned:
+            owned.append(tech)
+    return TechRoll(header(fields), count, declared, tuple(owned))
+
+
+def parse_bombing_roll(payload: Any) -> BombingRoll:
+    fields = _fields(payload, {"target", "bombers", "aa", "options"}, {"target", "bombers", "aa"})
+    if fields.get("bombers") == 0:
+        raise field_error("bombers", "a bombing raid needs at least one bomber")
+    return BombingRoll(
+        header=header(fields),
+        target=text(fields, "target", MAX_TEXT),
+        bombers=positive_int(fields, "bombers", MAX_BOMBERS),
+        aa=_flag(fields, "aa"),
+        heavy="heavy-bombers" in _option_names(fields, {"heavy-bombers"}, "known here"),
+    )
+
+
+def parse_rocket_roll(payload: Any) -> RocketRoll:
+    """A rocket: one shot, the only one a power has in a turn (IAAPA Rocket Technology: "a
+    country can only have one rocket shot per turn, never two or more"). ``rockets`` may
+    still be sent, as 1."""
+    fields = _fields(payload, {"target", "from", "rockets"}, {"target"})
+    head = header(fields)
+    target = text(fields, "target", MAX_TEXT)
+    launcher = text(fields, "from", MAX_TEXT, required=False)
+    rockets = fields.get("rockets", ROCKET_SHOTS)
+    if type(rockets) is not int or rockets != ROCKET_SHOTS:
+        raise field_error(
+            "rockets",
+            f"must be 1, not {shown(rockets)}: a power with Rockets has one rocket "
+            "shot per turn, never two or more (IAAPA Rocket Technology)",
+        )
+    return RocketRoll(head, target, launcher)
