@@ -140,7 +140,7 @@ class Recorded:
 def lock_game(session: Session, number: int) -> Row[*tuple[Any, ...]] | None:
     """Take game ``number``'s append lock (on SQLite the IMMEDIATE transaction already
     holds it); the game's status, players and the addresses its mail goes to. A table is
-    locked by the look-up that finds it (dice_server.services.tables)."""
+    locked by the look-up that finds it (dice_server.triplea.tables)."""
     return session.connection().execute(GAME_LOCK, {"number": number}).first()
 
 

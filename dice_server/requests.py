@@ -1,4 +1,5 @@
-"""Roll requests checked field by field, before any lock is taken or seq consumed.
+"""Requests checked field by field, before any lock is taken or seq consumed: the checks
+every entry kind's ``read`` (:mod:`dice_server.kinds`) is made of.
 
 This module only reads what a member sent (a JSON object of integers and strings) into the
 rules engine's rolls (:mod:`adjudicator.rolls`), naming the field at fault; what a roll
@@ -20,20 +21,12 @@ from adjudicator.names import (
     power_label,
     power_names,
     technology_label,
-    technology_names,
 )
 from adjudicator.powers import TURN_ORDER, Power
 from adjudicator.rolls import (
-    BATTLE_UNITS,
-    OPTIONS,
-    ROCKET_SHOTS,
-    BattleRoll,
-    BombingRoll,
     Listing,
-    RocketRoll,
     RollHeader,
     RollRuleError,
-    TechRoll,
 )
 from adjudicator.units import Technology, UnitType
 from dice_server.errors import InvalidRequest
@@ -55,7 +48,6 @@ COUNTRIES = tuple(power_label(power) for power in TURN_ORDER)
 TECHNOLOGIES = tuple(technology_label(tech) for tech in Technology)
 """The technologies as a tech roll records them, in chart order (a form's choices)."""
 _UNITS = {unit.value: unit for unit in UnitType}
-_BATTLE_UNIT_NAMES = frozenset(unit.value for unit in BATTLE_UNITS)
 
 
 def field_error(field: str, message: str) -> InvalidRequest:
@@ -192,7 +184,7 @@ def unit_list(payload: Mapping[str, Any], field: str, allowed: frozenset[str]) -
     return tuple(out)
 
 
-def _option_names(
+def option_names(
     fields: Mapping[str, Any], allowed: Mapping[str, str] | set[str], known: str = "known"
 ) -> set[str]:
     raw = fields.get("options", [])
@@ -206,91 +198,18 @@ def _option_names(
     return options
 
 
-def _refused(exc: RollRuleError) -> InvalidRequest:
+def refused(exc: RollRuleError) -> InvalidRequest:
     return field_error(exc.field, exc.problem)
 
 
-def parse_battle_roll(payload: Any) -> BattleRoll:
-    """Check a battle-roll request completely, before any lock is taken or seq consumed."""
-    fields = check_fields(payload, ROLL_FIELDS, {"round", "turn", "country", "battle"})
-    round_, turn = positive_int(fields, "round"), positive_int(fields, "turn")
-    power, battle = country(fields), text(fields, "battle", MAX_TEXT)
-    comment = text(fields, "comment", MAX_COMMENT, required=False)
-    attacker = unit_list(fields, "attacker", _BATTLE_UNIT_NAMES)
-    defender = unit_list(fields, "defender", _BATTLE_UNIT_NAMES | {"AA"})
-    bombard = unit_list(fields, "bombard", frozenset({"BB"}))
-    options = _option_names(fields, OPTIONS)
-    try:
-        return BattleRoll.of(
-            RollHeader(round_, turn, power, comment),
-            battle,
-            attacker,
-            defender,
-            bombard,
-            sorted(options),
-        )
-    except RollRuleError as exc:
-        raise _refused(exc) from None
-
-
-def _fields(payload: Any, extra: set[str], required: set[str]) -> dict[str, Any]:
+def other_roll_fields(payload: Any, extra: set[str], required: set[str]) -> dict[str, Any]:
+    """The fields of a roll that is not a battle round: the header's and ``extra``."""
     header_fields = HEADER_FIELDS - {"battle"}
     return check_fields(payload, header_fields | extra, {"round", "turn", "country"} | required)
 
 
-def _flag(fields: Mapping[str, Any], name: str) -> int:
+def flag(fields: Mapping[str, Any], name: str) -> int:
     value = fields.get(name)
     if type(value) is not int or value not in (0, 1):
         raise field_error(name, f"must be 0 or 1, not {shown(value)}")
     return value
-
-
-def parse_tech_roll(payload: Any) -> TechRoll:
-    fields = _fields(payload, {"dice", "declared", "owned"}, {"dice"})
-    count = positive_int(fields, "dice", MAX_TECH_DICE)
-    declared = positive_int(fields, "declared", MAX_TECH_DICE) if "declared" in fields else count
-    raw = fields.get("owned", [])
-    if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
-        raise field_error("owned", "must be a list of technology names")
-    owned: list[Technology] = []
-    for name in raw:
-        try:
-            tech = exactly(technology_names(), name)
-        except NameResolutionError:
-            raise field_error(
-                "owned", f"unknown technology {shown(name)}; known: {', '.join(TECHNOLOGIES)}"
-            ) from None
-        if tech not in owned:
-            owned.append(tech)
-    return TechRoll(header(fields), count, declared, tuple(owned))
-
-
-def parse_bombing_roll(payload: Any) -> BombingRoll:
-    fields = _fields(payload, {"target", "bombers", "aa", "options"}, {"target", "bombers", "aa"})
-    if fields.get("bombers") == 0:
-        raise field_error("bombers", "a bombing raid needs at least one bomber")
-    return BombingRoll(
-        header=header(fields),
-        target=text(fields, "target", MAX_TEXT),
-        bombers=positive_int(fields, "bombers", MAX_BOMBERS),
-        aa=_flag(fields, "aa"),
-        heavy="heavy-bombers" in _option_names(fields, {"heavy-bombers"}, "known here"),
-    )
-
-
-def parse_rocket_roll(payload: Any) -> RocketRoll:
-    """A rocket: one shot, the only one a power has in a turn (IAAPA Rocket Technology: "a
-    country can only have one rocket shot per turn, never two or more"). ``rockets`` may
-    still be sent, as 1."""
-    fields = _fields(payload, {"target", "from", "rockets"}, {"target"})
-    head = header(fields)
-    target = text(fields, "target", MAX_TEXT)
-    launcher = text(fields, "from", MAX_TEXT, required=False)
-    rockets = fields.get("rockets", ROCKET_SHOTS)
-    if type(rockets) is not int or rockets != ROCKET_SHOTS:
-        raise field_error(
-            "rockets",
-            f"must be 1, not {shown(rockets)}: a power with Rockets has one rocket "
-            "shot per turn, never two or more (IAAPA Rocket Technology)",
-        )
-    return RocketRoll(head, target, launcher)

@@ -9,12 +9,12 @@ from typing import Any
 from adjudicator.rolls import BattleRoll
 from dice_server import dice, ledger
 from dice_server.db import writing
+from dice_server.kinds.battle import read as parse_battle_roll
 from dice_server.ledger import Chain
-from dice_server.requests import parse_battle_roll
 from dice_server.services import ServiceContext
 from dice_server.services.entries import thrower
 from dice_server.services.outbox import Envelope, publish
-from dice_server.services.tables import Limits, check_roll, roll
+from dice_server.triplea.tables import Limits, check_roll, roll
 
 
 def battle_payload(turn: int, index: int) -> dict[str, Any]:

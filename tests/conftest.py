@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import Engine, create_engine, text
 
-from dice_server import create_app
+from dice_server.app import create_app
 from dice_server.db import make_engine
 from dice_server.keys import init_instance
 from dice_server.migrate import upgrade

@@ -75,22 +75,30 @@ A battle recorded on the dice server is read from its ledger entries by
 Malformed input raises a :class:`~adjudicator.battle.errors.BattleInputError` (a
 ``ValueError``) whose ``field`` names the JSON path; dice that do not fit the forces never
 raise: they are set aside and reported.
+
+Each side's units are counted as :class:`adjudicator.units.Units` and every finding is an
+:class:`adjudicator.diagnostics.Diagnostic` placed by its ``round`` and citing the one
+:class:`~adjudicator.diagnostics.Rule` registry, as the notation and the declaration checks
+report theirs; ``Units``, ``Diagnostic``, ``Rule`` and ``Severity`` are re-exported here (the
+same objects) because a :class:`BattleSetup` and a :class:`BattleResult` are made of them.
+The ``diagnostics`` entries of the output are written by
+:func:`adjudicator.battle.writing.diagnostic_to_json`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from adjudicator.battle.diagnostics import Diagnostic, Rule, Severity
 from adjudicator.battle.engine import resolve
 from adjudicator.battle.errors import BattleInputError, UnknownField, WrongType
-from adjudicator.battle.forces import Forces
 from adjudicator.battle.order import Closure, TurnBattle, TurnCombat, order_of_battles
 from adjudicator.battle.reading import BattleDocument, check_version, read_battle
 from adjudicator.battle.render import render_text
 from adjudicator.battle.result import BattleResult, Outcome, Pause, PauseReason, RoundResult
 from adjudicator.battle.setup import BattleSetup, CasualtyChoice, RoundInput
 from adjudicator.battle.writing import battle_to_json, turn_to_json
+from adjudicator.diagnostics import Diagnostic, Rule, Severity
+from adjudicator.units import Units
 
 __all__ = [
     "BattleDocument",
@@ -100,7 +108,6 @@ __all__ = [
     "CasualtyChoice",
     "Closure",
     "Diagnostic",
-    "Forces",
     "Outcome",
     "Pause",
     "PauseReason",
@@ -110,6 +117,7 @@ __all__ = [
     "Severity",
     "TurnBattle",
     "TurnCombat",
+    "Units",
     "order_of_battles",
     "read_battle",
     "render_text",

@@ -15,11 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adjudicator.battle.forces import CHART_ORDER, Forces
-from adjudicator.units import Battlefield, OrderOfLoss, Side, UnitType, default_order_of_loss
+from adjudicator.units import (
+    CHART_ORDER,
+    Battlefield,
+    OrderOfLoss,
+    Side,
+    Units,
+    UnitType,
+    default_order_of_loss,
+)
 
 
-def forced_losses(pool: Forces, restricted: int, unrestricted: int) -> int:
+def forced_losses(pool: Units, restricted: int, unrestricted: int) -> int:
     """How many of ``pool`` the hits must take: the most any valid allocation removes.
 
     Restricted hits can only land on the pool's non-aircraft, unrestricted ones anywhere, so
@@ -28,7 +35,7 @@ def forced_losses(pool: Forces, restricted: int, unrestricted: int) -> int:
     return min(pool.total, unrestricted + min(restricted, pool.surface))
 
 
-def allocation_fits(chosen: Forces, pool: Forces, restricted: int, unrestricted: int) -> bool:
+def allocation_fits(chosen: Units, pool: Units, restricted: int, unrestricted: int) -> bool:
     """Whether ``chosen`` is a lawful set of casualties for these hits on ``pool``.
 
     It must come from the pool, be exactly the forced number, and hold no more aircraft than
@@ -55,11 +62,11 @@ def full_order(order: Sequence[UnitType], side: Side, field: Battlefield) -> tup
 
 
 def casualties_by_order(
-    pool: Forces,
+    pool: Units,
     order: OrderOfLoss | Sequence[UnitType],
     restricted: int,
     unrestricted: int,
-) -> Forces:
+) -> Units:
     """The forced number of casualties, taken as early in ``order`` as the hits allow.
 
     Walking down the order, every unit is taken until the forced number is reached, except
@@ -84,10 +91,10 @@ def casualties_by_order(
         if take:
             lost.append((unit, take))
             need -= take
-    return Forces.of(lost)
+    return Units.of(lost)
 
 
-def can_survive(pool: Forces, unit: UnitType, restricted: int, unrestricted: int) -> bool:
+def can_survive(pool: Units, unit: UnitType, restricted: int, unrestricted: int) -> bool:
     """Whether the owner could lose the forced number and still keep one ``unit``.
 
     True exactly when the pool without one ``unit`` can still absorb the forced number: then
@@ -95,7 +102,7 @@ def can_survive(pool: Forces, unit: UnitType, restricted: int, unrestricted: int
     """
     if pool.count(unit) == 0:
         return False
-    spared = pool.minus(Forces.of({unit: 1}))
+    spared = pool.minus(Units.of({unit: 1}))
     return forced_losses(spared, restricted, unrestricted) == forced_losses(
         pool, restricted, unrestricted
     )
@@ -106,10 +113,10 @@ AIRCRAFT = (UnitType.FTR, UnitType.BMB)
 
 
 def aa_casualties(
-    attackers: Forces,
+    attackers: Units,
     hits: int,
     order: OrderOfLoss | Sequence[UnitType],
-) -> Forces:
+) -> Units:
     """The aircraft ``hits`` AA hits remove from ``attackers``: the attacker's choice, made
     by his order of loss (the IAAPA default "INF, ARM, FTR, BMB" loses fighters before
     bombers).

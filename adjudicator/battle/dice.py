@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adjudicator.battle.diagnostics import Diagnostic, Rule, error
+from adjudicator.battle.findings import error
+from adjudicator.diagnostics import Diagnostic, Rule
 
 FACES = range(1, 7)
 """The faces of a battle die."""
@@ -96,8 +97,8 @@ def check_dice(
                 number,
                 Rule.TOO_FEW_UNITS,
                 (
-                    f"{what}: {len(used)} valid {'die' if len(used) == 1 else 'dice'} for {expected}: "
-                    f"roll {missing} more for the "
+                    f"{what}: {len(used)} valid {'die' if len(used) == 1 else 'dice'} "
+                    f"for {expected}: roll {missing} more for the "
                     f"missing unit{'s' * (missing != 1)}{then}"
                 ),
             )

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from adjudicator.battle.casualties import allocation_fits, casualties_by_order, forced_losses
-from adjudicator.battle.diagnostics import Diagnostic, Rule, Severity, error, info, warning
+from adjudicator.battle.findings import error, info, warning
 from adjudicator.battle.firing import (
     Volley,
     drop_shot,
@@ -36,11 +36,11 @@ from adjudicator.battle.firing import (
     fire_support,
     unused,
 )
-from adjudicator.battle.forces import Forces
 from adjudicator.battle.pauses import detect_pause
 from adjudicator.battle.result import BattleResult, Outcome, RoundResult
 from adjudicator.battle.setup import BattleSetup, RoundInput
-from adjudicator.units import OrderOfLoss, Side, UnitType
+from adjudicator.diagnostics import Diagnostic, Rule, Severity
+from adjudicator.units import OrderOfLoss, Side, Units, UnitType
 
 U = UnitType
 REROLL_RULES = frozenset(
@@ -53,8 +53,8 @@ REROLL_RULES = frozenset(
 class BattleState:
     """The battle between rounds: who is left, what is loaded, and whether it goes on."""
 
-    attacker: Forces
-    defender: Forces
+    attacker: Units
+    defender: Units
     carrier_fighters: int
     loaded_transports: int
     """Defending transports with cargo; lost after the empty ones (a defender keeps cargo)."""
@@ -86,7 +86,7 @@ def start(setup: BattleSetup) -> BattleState:
     )
 
 
-def settle(attacker: Forces, defender: Forces) -> Outcome:
+def settle(attacker: Units, defender: Units) -> Outcome:
     """Where a battle stands once casualties are removed."""
     if not attacker and not defender:
         return Outcome.BOTH_DESTROYED
@@ -100,11 +100,11 @@ def settle(attacker: Forces, defender: Forces) -> Outcome:
 def choose(
     number: int,
     who: str,
-    pool: Forces,
+    pool: Units,
     volley: Volley,
     order: OrderOfLoss,
-    chosen: Forces | None,
-) -> tuple[Forces, tuple[Diagnostic, ...]]:
+    chosen: Units | None,
+) -> tuple[Units, tuple[Diagnostic, ...]]:
     """The casualties of ``volley`` on ``pool``: a lawful named choice, else the order."""
     r, u = volley.restricted, volley.unrestricted
     notes: list[Diagnostic] = []
@@ -131,8 +131,8 @@ def choose(
                 number,
                 Rule.SUBS_HIT_SHIPS,
                 (
-                    f"{wasted} submarine hit{'s' * (wasted != 1)} on the {who} found no unit to take "
-                    "(subs never hit aircraft)"
+                    f"{wasted} submarine hit{'s' * (wasted != 1)} on the {who} found no unit "
+                    "to take (subs never hit aircraft)"
                 ),
             )
         )
@@ -244,19 +244,19 @@ def play_round(
 def _withdraw(
     number: int,
     rnd: RoundInput,
-    attacker: Forces,
-    defender: Forces,
+    attacker: Units,
+    defender: Units,
     outcome: Outcome,
-) -> tuple[Forces, Forces, Outcome, tuple[Diagnostic, ...]]:
+) -> tuple[Units, Units, Outcome, tuple[Diagnostic, ...]]:
     """Submarines withdrawing after the round (IAAPA Sub Withdrawal; facts sheet 2)."""
     asked = {
         "attacker": (rnd.withdraw_attacker, attacker),
         "defender": (rnd.withdraw_defender, defender),
     }
     if not (rnd.withdraw_attacker or rnd.withdraw_defender):
-        return Forces(), Forces(), outcome, ()
+        return Units(), Units(), outcome, ()
     notes: list[Diagnostic] = []
-    gone: dict[str, Forces] = {"attacker": Forces(), "defender": Forces()}
+    gone: dict[str, Units] = {"attacker": Units(), "defender": Units()}
     for side, (count, forces) in asked.items():
         if not count:
             continue
@@ -280,7 +280,7 @@ def _withdraw(
                 )
             )
         else:
-            gone[side] = Forces.of({U.SUB: count})
+            gone[side] = Units.of({U.SUB: count})
     attacker, defender = attacker.minus(gone["attacker"]), defender.minus(gone["defender"])
     if outcome is Outcome.CONTINUES and not attacker:
         outcome = Outcome.ATTACKER_RETREATS
@@ -397,8 +397,8 @@ def resolve(setup: BattleSetup, rounds: Sequence[RoundInput]) -> BattleResult:
                         f"round {number} was rolled without the pause owed after round {owed}: the "
                         "attacking rolls stand; if following the order of loss correctly may have "
                         "changed the outcome, the defender may accept the defending rolls as is, "
-                        "apply them to the corrected units, or re-roll the affected defending rolls "
-                        "(and then every later roll)"
+                        "apply them to the corrected units, or re-roll the affected defending "
+                        "rolls (and then every later roll)"
                     ),
                 )
             )

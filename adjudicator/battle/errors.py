@@ -3,7 +3,7 @@
 A battle document with a wrong shape (a missing key, a count that is not a number, a unit
 Classic does not have) cannot be adjudicated at all, so it raises. Dice that merely do not fit
 the forces are a different matter: the league has rules for those (IAAPA Error Correction III)
-and the engine reports them as diagnostics instead (:mod:`adjudicator.battle.diagnostics`).
+and the engine reports them as diagnostics instead (:mod:`adjudicator.battle.findings`).
 """
 
 from __future__ import annotations

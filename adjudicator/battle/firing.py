@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from adjudicator.battle.casualties import aa_casualties
-from adjudicator.battle.diagnostics import Diagnostic, Rule, error, info, warning
 from adjudicator.battle.dice import check_dice, hits, next_round
-from adjudicator.battle.forces import CHART_ORDER, NO_UNITS, Forces
+from adjudicator.battle.findings import error, info, warning
 from adjudicator.battle.setup import BattleSetup
-from adjudicator.units import Side, UnitType
+from adjudicator.diagnostics import Diagnostic, Rule
+from adjudicator.units import CHART_ORDER, NO_UNITS, Side, Units, UnitType
 
 U = UnitType
 AA_HITS_ON = 1
@@ -62,7 +62,7 @@ class Volley:
 class AaFire:
     """The AA shots before round 1: the aircraft the attacker lost to them, and findings."""
 
-    lost: Forces = NO_UNITS
+    lost: Units = NO_UNITS
     diagnostics: tuple[Diagnostic, ...] = ()
     reroll: bool = False
 
@@ -74,7 +74,7 @@ def _dice(n: int) -> str:
 def fire_aa(
     number: int,
     setup: BattleSetup,
-    attackers: Forces,
+    attackers: Units,
     dice: tuple[int, ...],
 ) -> AaFire:
     """AA fire: before round 1 of a land battle, one die per attacking aircraft, a 1 hits,
@@ -157,8 +157,8 @@ def void_dice(
 
 def drop_shot(
     setup: BattleSetup,
-    attackers: Forces,
-    lost: Forces,
+    attackers: Units,
+    lost: Units,
     dice: Mapping[UnitType, tuple[int, ...]],
 ) -> tuple[Mapping[UnitType, tuple[int, ...]], tuple[tuple[UnitType, tuple[int, ...]], ...]]:
     """The attacker's main dice without those of the aircraft ``lost`` to the AA gun, and
@@ -227,7 +227,7 @@ def fire_support(number: int, setup: BattleSetup, dice: tuple[int, ...]) -> Voll
 def fire_first_strike(
     number: int,
     setup: BattleSetup,
-    attackers: Forces,
+    attackers: Units,
     dice: tuple[int, ...],
 ) -> Volley:
     """The attacking subs rolled first ("the attacker MAY, at his discretion, roll for the
@@ -259,12 +259,12 @@ def fire_main(
     number: int,
     setup: BattleSetup,
     side: Side,
-    forces: Forces,
+    forces: Units,
     dice: Mapping[UnitType, tuple[int, ...]],
     *,
     skip: frozenset[UnitType] = frozenset(),
     optional: frozenset[UnitType] = frozenset(),
-    shot: Forces = NO_UNITS,
+    shot: Units = NO_UNITS,
 ) -> Volley:
     """One side's main roll: every unit with a value above 0 throws its dice.
 

@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from adjudicator.battle.diagnostics import Diagnostic, Rule, error, warning
 from adjudicator.battle.engine import with_outcome
+from adjudicator.battle.findings import error, warning
 from adjudicator.battle.result import BattleResult, Outcome
+from adjudicator.diagnostics import Diagnostic, Rule
 
 
 class Closure(Enum):
@@ -100,53 +101,29 @@ def order_of_battles(battles: Sequence[TurnBattle]) -> TurnCombat:
             )
             stays = result.attacker.surface
             if stays and not battle.retreat_declared:
-                notes.append(
-                    (
-                        number,
-                        warning(
-                            None,
-                            Rule.RETREATS,
-                            (
-                                f"{_label(number, battle)}: the next battle began, so its {stays} land or "
-                                "naval attackers retreat, but no retreat location was declared before it: "
-                                "the Minister of Law may void and re-roll the later battles"
-                            ),
-                        ),
-                    )
+                message = (
+                    f"{_label(number, battle)}: the next battle began, so its {stays} land or "
+                    "naval attackers retreat, but no retreat location was declared before it: "
+                    "the Minister of Law may void and re-roll the later battles"
                 )
+                notes.append((number, warning(None, Rule.RETREATS, message)))
         elif begun:
             closure = Closure.MUST_FINISH
             blocker = number
-            notes.append(
-                (
-                    number,
-                    error(
-                        None,
-                        Rule.ORDER_OF_BATTLES,
-                        (
-                            f"{_label(number, battle)} was not finished when the next battle began, and "
-                            "its attackers cannot retreat: finish it, then re-roll every battle rolled "
-                            "after it"
-                        ),
-                    ),
-                )
+            message = (
+                f"{_label(number, battle)} was not finished when the next battle began, and "
+                "its attackers cannot retreat: finish it, then re-roll every battle rolled "
+                "after it"
             )
+            notes.append((number, error(None, Rule.ORDER_OF_BATTLES, message)))
         closures.append(closure)
         closed.append(battle)
     if blocker is not None:
         void = [n for n, c in enumerate(closures, 1) if c is Closure.REROLL]
         if void:
-            notes.append(
-                (
-                    blocker,
-                    error(
-                        None,
-                        Rule.ORDER_OF_BATTLES,
-                        (
-                            f"battle{'s' * (len(void) != 1)} {', '.join(map(str, void))} must be "
-                            f"re-rolled once battle {blocker} is finished"
-                        ),
-                    ),
-                )
+            message = (
+                f"battle{'s' * (len(void) != 1)} {', '.join(map(str, void))} must be "
+                f"re-rolled once battle {blocker} is finished"
             )
+            notes.append((blocker, error(None, Rule.ORDER_OF_BATTLES, message)))
     return TurnCombat(tuple(closed), tuple(closures), tuple(notes))

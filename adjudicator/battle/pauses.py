@@ -17,14 +17,13 @@ withdrawal, and only while attackers remain to withdraw from.
 from __future__ import annotations
 
 from adjudicator.battle.casualties import can_survive
-from adjudicator.battle.forces import Forces
 from adjudicator.battle.result import Pause, PauseReason
-from adjudicator.units import UnitType
+from adjudicator.units import Units, UnitType
 
 U = UnitType
 
 
-def loaded_carriers(defender: Forces, carrier_fighters: int) -> int:
+def loaded_carriers(defender: Units, carrier_fighters: int) -> int:
     """Carriers with a fighter aboard, counting each fighter on its own carrier while the
     carriers last (the reading that owes the defender the most pauses: who sits where is
     not in the battle's record)."""
@@ -32,7 +31,7 @@ def loaded_carriers(defender: Forces, carrier_fighters: int) -> int:
 
 
 def detect_pause(
-    defender: Forces,
+    defender: Units,
     *,
     land: bool,
     carrier_fighters: int,

@@ -21,10 +21,9 @@ from adjudicator.battle.errors import (
     UnsupportedVersion,
     WrongType,
 )
-from adjudicator.battle.forces import Forces
 from adjudicator.battle.setup import BattleSetup, CasualtyChoice, RoundInput
 from adjudicator.names import NameResolutionError, exactly, technology_names
-from adjudicator.units import Battlefield, OrderOfLoss, Side, Technology, UnitType
+from adjudicator.units import Battlefield, OrderOfLoss, Side, Technology, Units, UnitType
 
 VERSION = 1
 """The only document version this module reads."""
@@ -148,9 +147,9 @@ def _unit_map(value: object, where: str) -> dict[UnitType, tuple[str, object]]:
     return found
 
 
-def read_forces(value: object, where: str) -> Forces:
-    """``{UNIT: count}`` as :class:`Forces`."""
-    return Forces.of(
+def read_forces(value: object, where: str) -> Units:
+    """``{UNIT: count}`` as :class:`Units`."""
+    return Units.of(
         {
             unit: _integer(count, f"{where}.{key}")
             for unit, (key, count) in _unit_map(value, where).items()

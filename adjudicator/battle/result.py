@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from adjudicator.battle.diagnostics import Diagnostic, Severity
-from adjudicator.battle.forces import NO_UNITS, Forces
 from adjudicator.battle.setup import BattleSetup
-from adjudicator.units import UnitType
+from adjudicator.diagnostics import Diagnostic, Severity
+from adjudicator.units import NO_UNITS, Units, UnitType
 
 
 class Outcome(Enum):
@@ -94,15 +93,15 @@ class RoundResult:
     number: int
     attacker_hits: int
     defender_hits: int
-    attacker_casualties: Forces
-    defender_casualties: Forces
+    attacker_casualties: Units
+    defender_casualties: Units
     aa_hits: int = 0
     bombard_hits: int = 0
     first_strike_hits: int = 0
-    attacker_withdrawn: Forces = NO_UNITS
-    defender_withdrawn: Forces = NO_UNITS
+    attacker_withdrawn: Units = NO_UNITS
+    defender_withdrawn: Units = NO_UNITS
     pause: Pause | None = None
-    aa_casualties: Forces = NO_UNITS
+    aa_casualties: Units = NO_UNITS
     void: tuple[tuple[UnitType, tuple[int, ...]], ...] = ()
 
 
@@ -119,8 +118,8 @@ class BattleResult:
 
     setup: BattleSetup
     rounds: tuple[RoundResult, ...]
-    attacker: Forces
-    defender: Forces
+    attacker: Units
+    defender: Units
     outcome: Outcome
     retreat_allowed: bool
     captured: bool
@@ -136,16 +135,16 @@ class BattleResult:
         """The rounds after which the attacker had to pause."""
         return tuple(r for r in self.rounds if r.pause is not None)
 
-    def casualties(self, attacker: bool) -> Forces:
+    def casualties(self, attacker: bool) -> Units:
         """Every casualty of one side over all rounds."""
-        total = Forces()
+        total = Units()
         for r in self.rounds:
             total = total.plus(r.attacker_casualties if attacker else r.defender_casualties)
         return total
 
-    def withdrawn(self, attacker: bool) -> Forces:
+    def withdrawn(self, attacker: bool) -> Units:
         """Every submarine one side withdrew over all rounds."""
-        total = Forces()
+        total = Units()
         for r in self.rounds:
             total = total.plus(r.attacker_withdrawn if attacker else r.defender_withdrawn)
         return total

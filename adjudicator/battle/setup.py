@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from adjudicator.battle.errors import ImpossibleForces
-from adjudicator.battle.forces import NEVER_CASUALTIES, Forces
 from adjudicator.units import (
+    NEVER_CASUALTIES,
     Battlefield,
     OrderOfLoss,
     Side,
     Technology,
+    Units,
     UnitStats,
     UnitType,
     default_order_of_loss,
@@ -52,8 +53,8 @@ class BattleSetup:
     """
 
     battlefield: Battlefield
-    attacker: Forces
-    defender: Forces
+    attacker: Units
+    defender: Units
     amphibious: bool = False
     attacker_order: OrderOfLoss | None = None
     defender_order: OrderOfLoss | None = None
@@ -77,12 +78,12 @@ class BattleSetup:
         return self.attacker.count(U.BB) if self.is_land and self.amphibious else 0
 
     @property
-    def attacking(self) -> Forces:
+    def attacking(self) -> Units:
         """The attacking units that fight in the battle (support battleships excluded)."""
         return self.attacker.without(U.BB) if self.is_land else self.attacker
 
     @property
-    def defending(self) -> Forces:
+    def defending(self) -> Units:
         """The defending units that can be casualties (AA guns and complexes excluded)."""
         return self.defender.combatants()
 
@@ -213,9 +214,9 @@ class CasualtyChoice:
     attacker's own. ``None`` leaves that part to the order of loss.
     """
 
-    first_strike: Forces | None = None
-    defender: Forces | None = None
-    attacker: Forces | None = None
+    first_strike: Units | None = None
+    defender: Units | None = None
+    attacker: Units | None = None
 
     @property
     def defender_named(self) -> bool:

@@ -6,8 +6,26 @@ from __future__ import annotations
 from adjudicator.battle.order import TurnCombat
 from adjudicator.battle.reading import VERSION
 from adjudicator.battle.result import BattleResult, Pause, RoundResult
+from adjudicator.diagnostics import Diagnostic
 
 JsonObject = dict[str, object]
+
+
+def diagnostic_to_json(diagnostic: Diagnostic) -> JsonObject:
+    """A battle finding as the version-1 output prints it: ``{"round", "severity", "rule",
+    "message"}``, the rule as its citation.
+
+    The battle format predates the shared :class:`~adjudicator.diagnostics.Diagnostic` and
+    keeps its four keys: a battle finding has a round, never an email line, and cites one
+    rule with no suggestion or code, so nothing else would be said (the notation's report
+    writes the same diagnostics its own way, :mod:`adjudicator.notation.jsonreport`).
+    """
+    return {
+        "round": diagnostic.round,
+        "severity": diagnostic.severity.value,
+        "rule": diagnostic.rule.citation,
+        "message": diagnostic.message,
+    }
 
 
 def _pause(pause: Pause | None) -> JsonObject | None:
@@ -60,7 +78,7 @@ def battle_to_json(result: BattleResult, name: str = "") -> JsonObject:
             "retreat_allowed": int(result.retreat_allowed),
             "captured": int(result.captured),
             "final": int(result.final),
-            "diagnostics": [d.to_json() for d in result.diagnostics],
+            "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
         }
     )
     return doc
@@ -74,5 +92,5 @@ def turn_to_json(turn: TurnCombat) -> JsonObject:
         del doc["version"]
         doc["closed"] = closure.value
         battles.append(doc)
-    notes = [{"battle": number, **d.to_json()} for number, d in turn.diagnostics]
+    notes = [{"battle": number, **diagnostic_to_json(d)} for number, d in turn.diagnostics]
     return {"version": VERSION, "battles": battles, "diagnostics": notes}

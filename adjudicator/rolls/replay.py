@@ -29,11 +29,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.battle import BattleInputError, RoundResult, read_battle, resolve, resolve_json
-from adjudicator.battle.forces import NO_UNITS, Forces
 from adjudicator.battle.reading import VERSION
 from adjudicator.names import technology_label
 from adjudicator.rolls.battle import ATTACKER_TECH, DEFENDER_TECH
-from adjudicator.units import OrderOfLoss, Side, UnitType
+from adjudicator.units import NO_UNITS, OrderOfLoss, Side, Units, UnitType
 
 SHIPS = frozenset({"TRN", "SUB", "AC", "BB"})
 """Units that put a battle at sea when listed on either side (support battleships are
@@ -202,7 +201,7 @@ class RollReading:
     """How many AA dice the entry holds."""
 
     @property
-    def aa_casualties(self) -> Forces:
+    def aa_casualties(self) -> Units:
         """The aircraft the AA hits removed."""
         return self.round.aa_casualties if self.round else NO_UNITS
 

@@ -12,11 +12,10 @@ from typing import Any
 
 from adjudicator.battle.casualties import aa_casualties
 from adjudicator.battle.firing import AA_HITS_ON
-from adjudicator.battle.forces import Forces
 from adjudicator.names import technology_label
 from adjudicator.notation.economy import TECH_DIE_COST
 from adjudicator.rolls.battle import Draw, RollHeader
-from adjudicator.units import Technology, UnitType, unit_profile
+from adjudicator.units import Technology, Units, UnitType, unit_profile
 
 BREAKTHROUGH = 6
 """The research die that wins a technology."""
@@ -102,7 +101,7 @@ class BombingRoll:
             aa_dice = draw(self.bombers)
             hits = sum(die <= AA_HITS_ON for die in aa_dice)
             shot_down = aa_casualties(
-                Forces.of({UnitType.BMB: self.bombers}), hits, (UnitType.BMB,)
+                Units.of({UnitType.BMB: self.bombers}), hits, (UnitType.BMB,)
             ).total
             groups.append(
                 {

@@ -12,11 +12,12 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from dice_server.mail.compose import Letterhead, entry_message, recipients, table_message
+from dice_server.mail.compose import Letterhead, entry_message, recipients
 from dice_server.mail.transport import DeliveryError, Transport, transport_from_config
 from dice_server.models import LedgerEntry, TableEntry
 from dice_server.services import ServiceContext
 from dice_server.services.outbox import Backoff, Claimed, claim, due_ids, mark_failed, mark_sent
+from dice_server.triplea.mail import table_message
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,9 @@ class Courier:
         return cls(
             ctx=ctx,
             transport=transport_from_config(config, instance),
-            letterhead=Letterhead(sender=str(config["MAIL_FROM"]), base_url=config["BASE_URL"]),
+            letterhead=Letterhead(
+                sender=str(config["MAIL_FROM"]), mail=ctx.mail.at(str(config["BASE_URL"]))
+            ),
             backoff=Backoff(
                 base_seconds=float(config["OUTBOX_BACKOFF_SECONDS"]),
                 cap_seconds=float(config["OUTBOX_BACKOFF_MAX_SECONDS"]),

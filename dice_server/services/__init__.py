@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -25,14 +26,49 @@ class EntryLimit:
     window: timedelta = timedelta(seconds=60)
 
 
+class MailTemplates(Protocol):
+    """Mail text from the templates under ``templates/mail/``, every link in it made by
+    ``url_for(..., _external=True)`` under the public address (``BASE_URL``), never under
+    the host of a request. A service names a template and gives it stored values; the
+    channels implement this with the app's routes (dice_server.mail.templates)."""
+
+    def render(self, template: str, /, **values: Any) -> str:
+        """The text of ``templates/mail/<template>`` with ``values``."""
+        ...
+
+    def link(self, endpoint: str, /, **values: Any) -> str:
+        """The public URL of ``endpoint`` with ``values``, for text that is not a mail's
+        (a refusal a client shows, a TripleA client's answer)."""
+        ...
+
+    def at(self, base_url: str) -> MailTemplates:
+        """The same templates with their links under another public address."""
+        ...
+
+
+class NoMailTemplates:
+    """The default of a context built without the app: it renders nothing rather than
+    mail a link the routes did not make."""
+
+    def render(self, template: str, /, **values: Any) -> str:
+        raise RuntimeError(f"no mail templates to render {template}: create_app sets them")
+
+    def link(self, endpoint: str, /, **values: Any) -> str:
+        raise RuntimeError(f"no routes to link {endpoint}: create_app sets them")
+
+    def at(self, base_url: str) -> MailTemplates:
+        return self
+
+
 @dataclass(frozen=True)
 class ServiceContext:
-    """What every service needs: sessions, the instance's keys and the clock."""
+    """What every service needs: sessions, the instance's keys, the clock, and the mail
+    templates (which make every link under the public ``BASE_URL``)."""
 
     sessions: sessionmaker[Session]
     keys: InstanceKeys
     clock: Callable[[], datetime]
     mail_domain: str = "localhost"
     mail_from: str = "PBEM dice server <dice@localhost>"
-    base_url: str = "http://127.0.0.1:5000"
     entry_limit: EntryLimit = field(default_factory=EntryLimit)
+    mail: MailTemplates = field(default_factory=NoMailTemplates)

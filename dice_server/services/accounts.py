@@ -40,8 +40,6 @@ LOGIN_FAILURES_PER_ADDRESS = 5
 LOGIN_FAILURES_PER_CLIENT = 30
 #: Registrations one client may make in an hour (each costs a scrypt hash).
 REGISTRATIONS_PER_CLIENT = 10
-#: Where a mailed link lands (its token in ``?t=``, posted on from a form).
-LINK_PATHS = {"confirm": "/confirm", "reset": "/reset/password"}
 # Checked against when the address is unknown, so that a wrong address takes as long.
 _DUMMY_HASH = generate_password_hash("not a password of anyone", method="scrypt")
 
@@ -119,10 +117,7 @@ def _tell_owner(session: Session, ctx: ServiceContext, member: Member, now: date
         now,
         member.email,
         "Someone tried to register your address at the PBEM dice server",
-        f"Hello {member.name},\n\nsomeone (perhaps you) tried to register this address "
-        f"again at {ctx.base_url}/register. You are already a member: nothing was changed.\n"
-        f"Log in at {ctx.base_url}/login, or choose a new password at {ctx.base_url}/reset "
-        "if you have forgotten it. If it was not you, ignore this message.\n",
+        ctx.mail.render("already_member.txt", name=member.name),
     )
 
 
@@ -133,28 +128,21 @@ def _mail_link(
     purpose: str,
     now: datetime,
     subject: str,
-    text: str,
 ) -> None:
-    """Make a one-time link and queue it to the member; ``text`` holds ``{link}``."""
+    """Make a one-time link and queue it to the member in the mail ``<purpose>.txt``,
+    whose link lands on the page that posts the token on from a form."""
     lifetime = CONFIRM_FOR if purpose == "confirm" else RESET_FOR
     token = issue(session, EmailToken, member.id, purpose, lifetime, now)
     # The token travels in the query string: the access log records paths only.
-    link = f"{ctx.base_url}{LINK_PATHS[purpose]}?t={token}"
-    queue_mail(session, ctx, now, member.email, subject, text.format(link=link))
+    text = ctx.mail.render(f"{purpose}.txt", name=member.name, token=token)
+    queue_mail(session, ctx, now, member.email, subject, text)
 
 
 def _send_confirmation(
     session: Session, ctx: ServiceContext, member: Member, now: datetime
 ) -> None:
     _mail_link(
-        session,
-        ctx,
-        member,
-        "confirm",
-        now,
-        "Confirm your address for the PBEM dice server",
-        f"Hello {member.name},\n\nconfirm your address by opening this link within 48 hours:\n"
-        "{link}\n\nThe link works once. If you did not register, ignore this message.\n",
+        session, ctx, member, "confirm", now, "Confirm your address for the PBEM dice server"
     )
 
 
@@ -240,8 +228,6 @@ def request_reset(ctx: ServiceContext, email: str) -> None:
             "reset",
             now,
             "Reset your password for the PBEM dice server",
-            f"Hello {member.name},\n\nchoose a new password within the hour at:\n"
-            "{link}\n\nIf you did not ask for this, ignore it: your password is unchanged.\n",
         )
 
 

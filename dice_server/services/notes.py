@@ -11,52 +11,26 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from dice_server.dice import SealedSeed
-from dice_server.jsonbody import shown
+from dice_server.kinds import ROLL_KINDS
+from dice_server.kinds.note import MINISTER_TOPICS, read
 from dice_server.ledger import SignedEntry
 from dice_server.models import LedgerEntry
-from dice_server.requests import check_fields, field_error, positive_int, text
+from dice_server.requests import field_error
 from dice_server.services import ServiceContext
 from dice_server.services.entries import Actor, Retry, Who, record
-from dice_server.verifier import ROLL_KINDS
-
-TOPICS = {
-    "special-orders": "orders of loss, sub withdrawals and other special instructions",
-    "retreat": "a retreat location, declared before the next battle is rolled",
-    "error-recognition": "an error recognised (Error Correction VII)",
-    "void-claim": "a roll made in the wrong game (names its seq)",
-    "forfeit-request": "a request that the opponent forfeit",
-    "general": "anything else whose timing matters",
-}
-MAX_NOTE = 10000
-#: Notes the Minister of Law is sent a copy of.
-MINISTER_TOPICS = frozenset({"forfeit-request", "error-recognition"})
 
 
 def send_note(
     ctx: ServiceContext, who: Who, number: int, payload: Any, retry: Retry | None = None
 ) -> SignedEntry:
-    fields = check_fields(payload, {"topic", "ref_seq", "text"}, {"topic", "text"})
-    topic = fields["topic"]
-    if not isinstance(topic, str):
-        raise field_error(
-            "topic", f"must be a topic's name, not {shown(topic)}; use one of {', '.join(TOPICS)}"
-        )
-    if topic not in TOPICS:
-        raise field_error("topic", f"unknown topic {shown(topic)}; use one of {', '.join(TOPICS)}")
-    body = text(fields, "text", MAX_NOTE)
-    ref_seq = positive_int(fields, "ref_seq", 2**31 - 1) if "ref_seq" in fields else None
-    if topic == "void-claim" and ref_seq is None:
-        raise field_error("ref_seq", "a void-claim names the seq of the roll made in error")
+    note = read(payload)
 
     def build(_seq: int, _seed: SealedSeed | None, member: Actor) -> dict[str, Any]:
-        data: dict[str, Any] = {"topic": topic, "text": body, "by": member.email}
-        if ref_seq is not None:
-            data["ref_seq"] = ref_seq
-        return data
+        return note.record(member.email)
 
     def check(session: Session) -> None:
-        if ref_seq is not None:
-            check_reference(session, number, ref_seq, topic)
+        if note.ref_seq is not None:
+            check_reference(session, number, note.ref_seq, note.topic)
 
     return record(
         ctx,
@@ -67,7 +41,7 @@ def send_note(
         needs_dice=False,
         retry=retry,
         check=check,
-        cc_ministers=topic in MINISTER_TOPICS,
+        cc_ministers=note.topic in MINISTER_TOPICS,
     )
 
 

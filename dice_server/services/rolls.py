@@ -1,32 +1,18 @@
 """Rolls (IAAPA "Using the Dice Server"): each is checked whole, then thrown and signed
-in one append. Battle rounds, weapons development, strategic bombing and rockets."""
+in one append. Battle rounds, weapons development, strategic bombing and rockets: what each
+throws is the rules engine's (:mod:`adjudicator.rolls`), how its request is read is its
+kind's (:mod:`dice_server.kinds`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
+from dice_server.errors import NotFound
+from dice_server.kinds import REGISTRY, ROLL_KINDS
 from dice_server.ledger import SignedEntry
-from dice_server.requests import (
-    parse_battle_roll,
-    parse_bombing_roll,
-    parse_rocket_roll,
-    parse_tech_roll,
-)
 from dice_server.services import ServiceContext
 from dice_server.services.entries import Retry, Who, record, thrower
-
-
-class RollRequest(Protocol):
-    def record(self, by: str, draw: Callable[[int], list[int]]) -> dict[str, Any]: ...
-
-
-KINDS: dict[str, Callable[[Any], RollRequest]] = {
-    "roll": parse_battle_roll,
-    "tech-roll": parse_tech_roll,
-    "bombing-roll": parse_bombing_roll,
-    "rocket-roll": parse_rocket_roll,
-}
+from dice_server.services.notes import send_note
 
 
 def roll(
@@ -38,7 +24,11 @@ def roll(
     retry: Retry | None = None,
 ) -> SignedEntry:
     """Throw a roll of ``kind`` for game ``number``: the request is checked before any lock."""
-    request = KINDS[kind](payload)
+    if kind not in ROLL_KINDS:
+        raise NotFound(f"there is no roll of kind {kind!r}")
+    read = REGISTRY[kind].read
+    assert read is not None
+    request = read(payload)
     return record(
         ctx,
         who,
@@ -55,3 +45,17 @@ def roll_battle(
 ) -> SignedEntry:
     """Throw one battle round for game ``number``."""
     return roll(ctx, "roll", who, number, payload, retry)
+
+
+def write(
+    ctx: ServiceContext,
+    kind: str,
+    who: Who,
+    number: int,
+    payload: Any,
+    retry: Retry | None = None,
+) -> SignedEntry:
+    """Write an entry of a kind members write (a roll or a note), from any channel."""
+    if kind == "note":
+        return send_note(ctx, who, number, payload, retry)
+    return roll(ctx, kind, who, number, payload, retry)

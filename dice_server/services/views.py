@@ -13,9 +13,9 @@ from sqlalchemy.orm import Session, selectinload
 from dice_server import ledger
 from dice_server.db import reading
 from dice_server.errors import NotFound
+from dice_server.kinds import describe, subject
 from dice_server.ledger import Chain, SignedEntry
 from dice_server.models import Game, Member
-from dice_server.readable import describe, subject
 from dice_server.services import ServiceContext
 from dice_server.services.games import check_participant
 from dice_server.services.outbox import mail_states

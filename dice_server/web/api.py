@@ -6,18 +6,18 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from dice_server import service_context
 from dice_server.db import reading
 from dice_server.errors import Unauthorized
 from dice_server.jsonbody import read_json
+from dice_server.kinds import BY_API_PATH
 from dice_server.ledger import SignedEntry
 from dice_server.models import Member
 from dice_server.services.entries import ApiToken, Retry
 from dice_server.services.games import export_ledger
 from dice_server.services.keys import published_keys
 from dice_server.services.members import member_by_token
-from dice_server.services.notes import send_note
-from dice_server.services.rolls import roll
+from dice_server.services.rolls import write
+from dice_server.web.context import service_context
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -53,24 +53,14 @@ def posted() -> tuple[ApiToken, Any, Retry | None]:
     return token, payload, retry
 
 
-ROLL_PATHS = {
-    "rolls": "roll",
-    "tech-rolls": "tech-roll",
-    "bombing-rolls": "bombing-roll",
-    "rocket-rolls": "rocket-roll",
-}
+ENTRY_PATHS = ", ".join(f"'{path}'" for path in BY_API_PATH)
 
 
-@bp.post("/games/<int:number>/<any(rolls, 'tech-rolls', 'bombing-rolls', 'rocket-rolls'):what>")
-def post_roll(number: int, what: str) -> tuple[Response, int]:
+@bp.post(f"/games/<int:number>/<any({ENTRY_PATHS}):what>")
+def post_entry(number: int, what: str) -> tuple[Response, int]:
+    """A roll or a note: the entry kind whose API path is ``what`` (dice_server.kinds)."""
     token, payload, retry = posted()
-    return created(roll(service_context(), ROLL_PATHS[what], token, number, payload, retry))
-
-
-@bp.post("/games/<int:number>/notes")
-def post_note(number: int) -> tuple[Response, int]:
-    token, payload, retry = posted()
-    return created(send_note(service_context(), token, number, payload, retry))
+    return created(write(service_context(), BY_API_PATH[what].name, token, number, payload, retry))
 
 
 @bp.get("/games/<int:number>/ledger")

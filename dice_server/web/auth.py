@@ -5,26 +5,54 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from flask_login import login_required, login_user, logout_user
+from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
+from wtforms import EmailField, PasswordField, StringField
+from wtforms.validators import DataRequired, EqualTo
 
-from dice_server import service_context
 from dice_server.errors import ServiceError, TooManyRequests
 from dice_server.models import Member
 from dice_server.services import accounts
+from dice_server.web.context import service_context
 from dice_server.web.extensions import login_manager
-from dice_server.web.forms import (
-    ActionForm,
-    GrantForm,
-    LinkForm,
-    LoginForm,
-    RegisterForm,
-    ResetForm,
-    ResetRequestForm,
-)
-from dice_server.web.pages import Page, field_error, me
+from dice_server.web.pages import LinkForm, Page, field_error, me
 from dice_server.web.security import safe_next
 
 bp = Blueprint("auth", __name__)
+
+
+class RegisterForm(FlaskForm):
+    name = StringField("Name", validators=[DataRequired()])
+    email = EmailField("Email address", validators=[DataRequired()])
+    password = PasswordField("Password (10 characters or more)", validators=[DataRequired()])
+    again = PasswordField(
+        "Password again", validators=[DataRequired(), EqualTo("password", "the passwords differ")]
+    )
+
+
+class LoginForm(FlaskForm):
+    email = EmailField("Email address", validators=[DataRequired()])
+    password = PasswordField("Password", validators=[DataRequired()])
+
+
+class ResetRequestForm(FlaskForm):
+    email = EmailField("Email address", validators=[DataRequired()])
+
+
+class ResetForm(LinkForm):
+    password = PasswordField("New password (10 characters or more)", validators=[DataRequired()])
+    again = PasswordField(
+        "New password again",
+        validators=[DataRequired(), EqualTo("password", "the passwords differ")],
+    )
+
+
+class ActionForm(FlaskForm):
+    """A button and its CSRF token (log out, new API token, resend the confirmation)."""
+
+
+class GrantForm(FlaskForm):
+    email = EmailField("Member's address", validators=[DataRequired()])
 
 
 @login_manager.user_loader
@@ -71,7 +99,7 @@ def confirm() -> Page:
     """A mailed link only shows a button: the POST confirms, so a mail scanner that
     fetches the link spends nothing, and the token stays out of logged URLs."""
     form = LinkForm(t=_link_token())
-    if request.method == "POST" and form.validate_on_submit():
+    if form.validate_on_submit():
         try:
             member = accounts.confirm(service_context(), form.t.data or "")
         except ServiceError as exc:
@@ -148,7 +176,7 @@ def reset_request() -> Page:
 @bp.route("/reset/password", methods=["GET", "POST"])
 def reset() -> Page:
     form = ResetForm(t=_link_token())
-    if request.method == "POST" and form.validate_on_submit():
+    if form.validate_on_submit():
         try:
             accounts.reset_password(service_context(), form.t.data or "", form.password.data or "")
         except ServiceError as exc:
@@ -179,7 +207,7 @@ def account() -> Page:
     new_token = None
     status = 200
     what = request.form.get("action")
-    if request.method == "POST" and what != "grant" and action.validate_on_submit():
+    if what != "grant" and action.validate_on_submit():
         try:
             if what == "token":
                 new_token = accounts.regenerate_token(service_context(), member.id)

@@ -9,6 +9,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from dice_server.errors import ServiceError
+from dice_server.kinds import BY_API_PATH
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ def http_error(exc: HTTPException) -> tuple[Response, int]:
     messages = {
         404: (
             "no such address: the API has /api/v1/keys and /api/v1/games/<number>/ followed "
-            "by rolls, tech-rolls, bombing-rolls, rocket-rolls, notes or ledger"
+            f"by {', '.join(BY_API_PATH)} or ledger"
         ),
         405: f"method not allowed here; allowed: {', '.join(sorted(exc.valid_methods or []))}"
         if hasattr(exc, "valid_methods")

@@ -8,10 +8,10 @@ import json
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from dice_server import service_context
 from dice_server.services.paging import entry_number
 from dice_server.services.views import game_entry, game_page, games_for
 from dice_server.text import escape_bidi_json
+from dice_server.web.context import service_context
 from dice_server.web.pages import Page, me
 
 bp = Blueprint("games", __name__)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 from sqlalchemy import text
 
-from dice_server import service_context
 from dice_server.db import reading
+from dice_server.web.context import service_context
 
 bp = Blueprint("health", __name__)
 

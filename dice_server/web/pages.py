@@ -16,6 +16,13 @@ from dice_server.models import Member
 #: What a page view returns: a page, a page with its status, or a redirect.
 Page = str | tuple[str, int] | Response
 
+
+class LinkForm(FlaskForm):
+    """The button behind a mailed one-time link: its token rides in the form's body."""
+
+    t = HiddenField()
+
+
 _INDEXED = re.compile(r"^(attacker|defender|bombard)\[(\d+)\]")
 
 

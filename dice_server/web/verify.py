@@ -4,14 +4,22 @@ what it checked, against the keys this server publishes, and links the verifier.
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request
+from flask_wtf import FlaskForm
+from wtforms import TextAreaField
+from wtforms.validators import Optional
 
-from dice_server import service_context
 from dice_server.errors import InvalidRequest
 from dice_server.jsonbody import read_json
 from dice_server.services.verification import check_document
-from dice_server.web.forms import VerifyForm
+from dice_server.web.context import service_context
 
 bp = Blueprint("verify", __name__)
+
+
+class VerifyForm(FlaskForm):
+    pasted = TextAreaField("Paste an entry or an exported ledger (JSON)", validators=[Optional()])
+
+
 MAX_UPLOAD = 16 * 1024 * 1024
 
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from dice_server.requests import parse_battle_roll, parse_bombing_roll, parse_tech_roll
+from dice_server.kinds.battle import read as parse_battle_roll
+from dice_server.kinds.bombing import read as parse_bombing_roll
+from dice_server.kinds.tech import read as parse_tech_roll
 
 HEADER = {"round": 1, "turn": 1, "country": "UK", "battle": "West Europe"}
 

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from dice_server.db import reading
 from dice_server.models import IdempotencyKey, LedgerEntry, Member, OutboxMessage, TableEntry
 from dice_server.services import ServiceContext
-from dice_server.services.addresses import register_now
+from dice_server.triplea.addresses import register_now
 from tests.conftest import League, battle
 
 #: Python's own words, which no answer may show a player.

@@ -19,13 +19,13 @@ from dice_server.errors import LedgerTampered
 from dice_server.ledger import Chain, SignedEntry
 from dice_server.models import OutboxMessage
 from dice_server.services import ServiceContext
-from dice_server.services.addresses import register_now
 from dice_server.services.entries import Retry
 from dice_server.services.mailer import queue_mail
 from dice_server.services.outbox import Envelope, entry_message_id, publish
 from dice_server.services.rolls import roll_battle
-from dice_server.services.tables import Limits, check_roll
-from dice_server.services.tables import roll as table_roll
+from dice_server.triplea.addresses import register_now
+from dice_server.triplea.tables import Limits, check_roll
+from dice_server.triplea.tables import roll as table_roll
 from dice_server.verifier import ZERO_HASH, body_hash, seed_commitment
 from tests.conftest import League, battle
 from tests.integration.test_ledger import member_id

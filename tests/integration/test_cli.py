@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from dice_server import create_app
+from dice_server.app import create_app
 from dice_server.cli import main
 from dice_server.keys import MissingKeys
 from tests.conftest import Databases

@@ -26,9 +26,14 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from dice_server import create_app
+from dice_server.app import create_app
 from dice_server.db import reading
 from dice_server.keys import init_instance
+from dice_server.kinds.battle import BattleForm
+from dice_server.kinds.bombing import BombingForm
+from dice_server.kinds.note import NoteForm
+from dice_server.kinds.rocket import RocketForm
+from dice_server.kinds.tech import TechForm
 from dice_server.models import (
     AddressToken,
     DiceAddress,
@@ -40,11 +45,10 @@ from dice_server.models import (
     TableEntry,
 )
 from dice_server.services import ServiceContext
-from dice_server.services.addresses import register_now
 from dice_server.services.games import create_game
 from dice_server.services.members import add_member
+from dice_server.triplea.addresses import register_now
 from dice_server.web import nonces
-from dice_server.web.forms import BattleForm, BombingForm, NoteForm, RocketForm, TechForm
 from tests.conftest import Databases, battle
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "120"))

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from dice_server import create_app
+from dice_server.app import create_app
 from dice_server.db import reading
 from dice_server.errors import TooManyRequests
 from dice_server.mail.delivery import Courier, deliver_due
@@ -305,7 +305,7 @@ def test_wrong_passwords_are_limited_per_client_over_all_addresses(
 
 
 def test_link_mail_is_limited_per_client(app: Flask, ctx: ServiceContext) -> None:
-    from dice_server.services.addresses import LINKS_PER_CLIENT
+    from dice_server.triplea.addresses import LINKS_PER_CLIENT
 
     client = from_client(app, "203.0.113.9")
 

@@ -32,12 +32,12 @@ from dice_server.migrate import alembic_config
 from dice_server.migrate import upgrade as migrate_upgrade
 from dice_server.models import Base, DiceTable, Game, LedgerEntry, OutboxMessage, TableEntry
 from dice_server.services import ServiceContext
-from dice_server.services.addresses import register_now
 from dice_server.services.games import create_game, end_game, reopen_game
 from dice_server.services.integrity import check_ledgers
 from dice_server.services.rolls import roll_battle
-from dice_server.services.tables import Limits, check_roll
-from dice_server.services.tables import roll as table_roll
+from dice_server.triplea.addresses import register_now
+from dice_server.triplea.tables import Limits, check_roll
+from dice_server.triplea.tables import roll as table_roll
 from dice_server.verifier import body_hash
 from tests.conftest import Databases, League, battle, follow_link
 from tests.integration.test_ledger import member_id

@@ -16,9 +16,9 @@ from sqlalchemy import event
 
 from dice_server.models import LedgerEntry, TableEntry
 from dice_server.services import ServiceContext
-from dice_server.services.addresses import register_now
 from dice_server.services.keys import published_keys
 from dice_server.services.paging import PAGE_ENTRIES
+from dice_server.triplea.addresses import register_now
 from dice_server.verifier import verify_ledger
 from tests.bulk import append_battles, table_rolls
 from tests.conftest import League, logged_in

@@ -352,7 +352,7 @@ def test_the_web_never_starts_a_scheduler(app: Flask) -> None:
     """The web application neither imports the scheduler nor starts any thread."""
     probe = (
         "import sys, threading\n"
-        "from dice_server import create_app\n"
+        "from dice_server.app import create_app\n"
         f"app = create_app({{'INSTANCE_PATH': {app.instance_path!r}, "
         f"'DATABASE_URL': {app.config['DATABASE_URL']!r}}})\n"
         "assert app.test_client().get('/healthz').status_code == 200\n"

@@ -22,9 +22,9 @@ from sqlalchemy import select
 from dice_server.db import reading
 from dice_server.models import AddressToken, DiceTable, OutboxMessage, TableEntry
 from dice_server.services import ServiceContext
-from dice_server.services.addresses import register_now
 from dice_server.services.members import add_member
-from dice_server.services.table_closing import CLOSE_MAILS_PER_HOUR
+from dice_server.triplea.addresses import register_now
+from dice_server.triplea.closing import CLOSE_MAILS_PER_HOUR
 from tests.bulk import table_rolls
 from tests.conftest import SteppingClock
 

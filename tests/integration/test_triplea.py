@@ -21,8 +21,8 @@ from werkzeug.test import TestResponse
 
 from dice_server.cli import main
 from dice_server.services import ServiceContext
-from dice_server.services.addresses import register_now
 from dice_server.services.keys import published_keys
+from dice_server.triplea.addresses import register_now
 from tests.conftest import follow_link, mailed_text
 
 ROOT = Path(__file__).resolve().parents[2]

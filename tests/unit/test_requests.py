@@ -11,12 +11,10 @@ import pytest
 from adjudicator.powers import Power
 from adjudicator.units import Technology, UnitType
 from dice_server.errors import InvalidRequest
-from dice_server.requests import (
-    parse_battle_roll,
-    parse_bombing_roll,
-    parse_rocket_roll,
-    parse_tech_roll,
-)
+from dice_server.kinds.battle import read as parse_battle_roll
+from dice_server.kinds.bombing import read as parse_bombing_roll
+from dice_server.kinds.rocket import read as parse_rocket_roll
+from dice_server.kinds.tech import read as parse_tech_roll
 from tests.conftest import battle
 
 HEADER = {"round": 3, "turn": 3, "country": "Germany"}

@@ -12,15 +12,15 @@ from adjudicator.battle import (
     BattleResult,
     BattleSetup,
     CasualtyChoice,
-    Forces,
     Outcome,
     PauseReason,
     RoundInput,
     Severity,
+    Units,
     resolve,
     resolve_json,
 )
-from adjudicator.battle.diagnostics import Rule
+from adjudicator.diagnostics import Rule
 from adjudicator.units import Battlefield, Technology, UnitType
 
 U = UnitType
@@ -30,7 +30,7 @@ LAND, SEA = Battlefield.LAND, Battlefield.SEA
 def setup(
     field: Battlefield, attacker: dict[UnitType, int], defender: dict[UnitType, int], **extra: Any
 ) -> BattleSetup:
-    return BattleSetup(field, Forces.of(attacker), Forces.of(defender), **extra)
+    return BattleSetup(field, Units.of(attacker), Units.of(defender), **extra)
 
 
 def rolled(
@@ -50,19 +50,19 @@ class TestWithdrawals:
         s = setup(SEA, {U.SUB: 1}, {U.TRN: 2})
         r = resolve(s, [rolled({U.SUB: (6,)}, {U.TRN: (6, 6)}, withdraw_attacker=1)])
         assert r.outcome is Outcome.ATTACKER_RETREATS
-        assert r.withdrawn(attacker=True) == Forces.of({U.SUB: 1})
-        assert r.attacker == Forces()
+        assert r.withdrawn(attacker=True) == Units.of({U.SUB: 1})
+        assert r.attacker == Units()
 
     def test_defending_subs_withdrawing_leave_the_zone_to_the_attacker(self) -> None:
         s = setup(SEA, {U.BB: 1}, {U.SUB: 2})
         r = resolve(s, [rolled({U.BB: (1,)}, {U.SUB: (6, 6)}, withdraw_defender=1)])
         assert r.outcome is Outcome.ATTACKER_WINS
-        assert r.casualties(attacker=False) == Forces.of({U.SUB: 1})
+        assert r.casualties(attacker=False) == Units.of({U.SUB: 1})
 
     def test_more_than_survive_is_refused(self) -> None:
         s = setup(SEA, {U.BB: 1}, {U.SUB: 2})
         r = resolve(s, [rolled({U.BB: (1,)}, {U.SUB: (6, 6)}, withdraw_defender=2)])
-        assert r.outcome is Outcome.CONTINUES and r.defender == Forces.of({U.SUB: 1})
+        assert r.outcome is Outcome.CONTINUES and r.defender == Units.of({U.SUB: 1})
         assert rules(r, Severity.ERROR) == [Rule.SUB_WITHDRAWAL]
 
     def test_after_the_battle_ended_it_is_ignored(self) -> None:
@@ -75,25 +75,25 @@ class TestWithdrawals:
 class TestChoices:
     def test_choice_that_does_not_fit_falls_back_to_the_order(self) -> None:
         s = setup(LAND, {U.ARM: 1}, {U.INF: 1, U.BMB: 1})
-        bad = CasualtyChoice(defender=Forces.of({U.INF: 1, U.BMB: 1}))
+        bad = CasualtyChoice(defender=Units.of({U.INF: 1, U.BMB: 1}))
         r = resolve(s, [rolled({U.ARM: (1,)}, {U.INF: (6,), U.BMB: (6,)}, chosen=bad)])
-        assert r.rounds[0].defender_casualties == Forces.of({U.INF: 1})
+        assert r.rounds[0].defender_casualties == Units.of({U.INF: 1})
         assert rules(r, Severity.ERROR) == [Rule.DEFAULT_OOL]
         pause = r.rounds[0].pause
         assert pause is not None and pause.answered
 
     def test_first_strike_choice_may_not_name_an_aircraft(self) -> None:
         s = setup(SEA, {U.SUB: 1}, {U.AC: 1, U.FTR: 1})
-        bad = CasualtyChoice(first_strike=Forces.of({U.FTR: 1}))
+        bad = CasualtyChoice(first_strike=Units.of({U.FTR: 1}))
         r = resolve(s, [RoundInput(subs=(1,), defender={U.AC: (6,), U.FTR: (6,)}, chosen=bad)])
-        assert r.rounds[0].defender_casualties == Forces.of({U.AC: 1})
+        assert r.rounds[0].defender_casualties == Units.of({U.AC: 1})
         assert Rule.DEFAULT_OOL in rules(r, Severity.ERROR)
 
     def test_attacker_names_his_own_casualties(self) -> None:
         s = setup(LAND, {U.INF: 1, U.FTR: 1}, {U.INF: 2})
-        mine = CasualtyChoice(attacker=Forces.of({U.FTR: 1}))
+        mine = CasualtyChoice(attacker=Units.of({U.FTR: 1}))
         r = resolve(s, [rolled({U.INF: (6,), U.FTR: (6,)}, {U.INF: (1, 6)}, chosen=mine)])
-        assert r.attacker == Forces.of({U.INF: 1})
+        assert r.attacker == Units.of({U.INF: 1})
 
 
 class TestCargoBetweenRounds:
@@ -117,7 +117,7 @@ class TestCargoBetweenRounds:
                 rolled({U.BB: (1, 6)}, {U.AC: (6,)}),
             ],
         )
-        assert r.rounds[0].defender_casualties == Forces.of({U.TRN: 1, U.FTR: 1})
+        assert r.rounds[0].defender_casualties == Units.of({U.TRN: 1, U.FTR: 1})
         assert r.rounds[0].pause is not None
         assert r.rounds[1].pause is None
 
@@ -136,7 +136,7 @@ class TestAaCorners:
     def test_aa_gun_alone_still_fires(self) -> None:
         s = setup(LAND, {U.INF: 1, U.FTR: 2}, {U.AA: 1})
         r = resolve(s, [RoundInput(aa=(1, 6))])
-        assert r.rounds[0].attacker_casualties == Forces.of({U.FTR: 1})
+        assert r.rounds[0].attacker_casualties == Units.of({U.FTR: 1})
         assert r.outcome is Outcome.ATTACKER_WINS and r.captured and r.final
 
     def test_heavy_bomber_shot_down_takes_its_three_dice(self) -> None:
@@ -176,7 +176,7 @@ class TestDiceThatCannotHit:
     def test_its_hit_finds_no_target(self) -> None:
         s = setup(SEA, {U.FTR: 1}, {U.SUB: 1})
         r = resolve(s, [rolled({U.FTR: (6,)}, {U.SUB: (1,)})])
-        assert r.rounds[0].defender_hits == 1 and r.attacker == Forces.of({U.FTR: 1})
+        assert r.rounds[0].defender_hits == 1 and r.attacker == Units.of({U.FTR: 1})
         assert rules(r, Severity.INFO) == [Rule.SUBS_HIT_SHIPS]
 
     def test_attacking_transport_rolls_nothing(self) -> None:

@@ -1,4 +1,4 @@
-"""Several battles of a turn through the Python API, the text rendering, and Forces."""
+"""Several battles of a turn through the Python API, the text rendering, and a side's Units."""
 
 from __future__ import annotations
 
@@ -9,17 +9,17 @@ import pytest
 from adjudicator.battle import (
     BattleSetup,
     Closure,
-    Forces,
     Outcome,
     RoundInput,
     TurnBattle,
+    Units,
     order_of_battles,
     render_text,
     resolve,
     resolve_json,
 )
-from adjudicator.battle.diagnostics import Rule, Severity
 from adjudicator.battle.render import has_errors
+from adjudicator.diagnostics import Rule, Severity
 from adjudicator.units import Battlefield, UnitType
 
 U = UnitType
@@ -31,9 +31,7 @@ def land(
     *rounds: RoundInput,
     amphibious: bool = False,
 ) -> TurnBattle:
-    s = BattleSetup(
-        Battlefield.LAND, Forces.of(attacker), Forces.of(defender), amphibious=amphibious
-    )
+    s = BattleSetup(Battlefield.LAND, Units.of(attacker), Units.of(defender), amphibious=amphibious)
     return TurnBattle(resolve(s, rounds), name="")
 
 
@@ -135,20 +133,20 @@ class TestRenderText:
         assert not has_errors(out)
 
 
-class TestForces:
+class TestUnits:
     def test_canonical_form(self) -> None:
-        a = Forces.of({U.BB: 1, U.INF: 2, U.ARM: 0})
-        b = Forces.of([(U.INF, 1), (U.BB, 1), (U.INF, 1)])
+        a = Units.of({U.BB: 1, U.INF: 2, U.ARM: 0})
+        b = Units.of([(U.INF, 1), (U.BB, 1), (U.INF, 1)])
         assert a == b and hash(a) == hash(b)
-        assert a.items == ((U.INF, 2), (U.BB, 1))
-        assert a.label() == "2 INF, 1 BB" and Forces().label() == "none"
+        assert a.counts == ((U.INF, 2), (U.BB, 1))
+        assert a.label() == "2 INF, 1 BB" and Units().label() == "none"
 
     def test_arithmetic(self) -> None:
-        a = Forces.of({U.INF: 2, U.FTR: 1, U.AA: 1})
-        assert a.minus(Forces.of({U.INF: 2})) == Forces.of({U.FTR: 1, U.AA: 1})
-        assert a.combatants() == Forces.of({U.INF: 2, U.FTR: 1})
+        a = Units.of({U.INF: 2, U.FTR: 1, U.AA: 1})
+        assert a.minus(Units.of({U.INF: 2})) == Units.of({U.FTR: 1, U.AA: 1})
+        assert a.combatants() == Units.of({U.INF: 2, U.FTR: 1})
         assert (a.aircraft, a.surface, a.total) == (1, 3, 4)
         with pytest.raises(ValueError, match="cannot remove"):
-            a.minus(Forces.of({U.ARM: 1}))
+            a.minus(Units.of({U.ARM: 1}))
         with pytest.raises(ValueError):
-            Forces.of({U.INF: -1})
+            Units.of({U.INF: -1})

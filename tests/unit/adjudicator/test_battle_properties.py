@@ -14,9 +14,8 @@ from collections.abc import Mapping
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.battle import BattleResult, BattleSetup, Forces, Outcome, RoundInput, resolve
-from adjudicator.battle.forces import NEVER_CASUALTIES
-from adjudicator.units import Battlefield, Side, Technology, UnitType
+from adjudicator.battle import BattleResult, BattleSetup, Outcome, RoundInput, Units, resolve
+from adjudicator.units import NEVER_CASUALTIES, Battlefield, Side, Technology, UnitType
 
 U = UnitType
 LAND_ATTACK = (U.INF, U.ARM, U.FTR, U.BMB)
@@ -26,9 +25,9 @@ SEA_DEFENCE = (U.TRN, U.SUB, U.AC, U.BB, U.FTR)
 BATTLE_TECH = (Technology.HEAVY_BOMBERS, Technology.SUPER_SUBS, Technology.JET_POWER)
 
 
-def forces(units: tuple[UnitType, ...], most: int = 3) -> st.SearchStrategy[Forces]:
+def forces(units: tuple[UnitType, ...], most: int = 3) -> st.SearchStrategy[Units]:
     return st.dictionaries(st.sampled_from(units), st.integers(0, most), max_size=len(units)).map(
-        Forces.of
+        Units.of
     )
 
 
@@ -39,7 +38,7 @@ def setups(draw: st.DrawFn) -> BattleSetup:
     defence = draw(forces(LAND_DEFENCE if land else SEA_DEFENCE))
     amphibious = land and draw(st.booleans())
     if amphibious:
-        attack = attack.plus(Forces.of({U.BB: draw(st.integers(0, 2))}))
+        attack = attack.plus(Units.of({U.BB: draw(st.integers(0, 2))}))
     return BattleSetup(
         Battlefield.LAND if land else Battlefield.SEA,
         attack,
@@ -52,7 +51,7 @@ def setups(draw: st.DrawFn) -> BattleSetup:
     )
 
 
-def remaining(start: Forces, result: BattleResult, attacker: bool, upto: int) -> Forces:
+def remaining(start: Units, result: BattleResult, attacker: bool, upto: int) -> Units:
     left = start
     for r in result.rounds[:upto]:
         left = left.minus(r.attacker_casualties if attacker else r.defender_casualties)
@@ -112,7 +111,7 @@ def test_any_dice_keep_the_invariants(s: BattleSetup, thrown: list[RoundInput]) 
 
 
 def _exact(
-    s: BattleSetup, side: Side, units: Forces, data: st.DataObject, other: Forces
+    s: BattleSetup, side: Side, units: Units, data: st.DataObject, other: Units
 ) -> Mapping[UnitType, tuple[int, ...]]:
     thrown = {}
     for unit, count in units:

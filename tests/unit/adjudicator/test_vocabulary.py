@@ -13,27 +13,39 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-import pytest
-
-from adjudicator.battle import diagnostics as battle_diagnostics
+import adjudicator.battle
+from adjudicator.battle import BattleSetup, RoundInput, resolve
+from adjudicator.battle.writing import battle_to_json
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
+from adjudicator.units import Battlefield, Units, UnitType
 
 PACKAGE = Path(__file__).resolve().parents[3] / "adjudicator"
 
-AWAITING_BATTLE = {
-    "CHART_ORDER": "units.py",
-    "NEVER_CASUALTIES": "units.py",
-    "NO_UNITS": "units.py",
-    "Diagnostic": "diagnostics.py",
-    "Rule": "diagnostics.py",
-    "Severity": "diagnostics.py",
+HOMES = {
+    "adjudicator.units": frozenset({"CHART_ORDER", "NEVER_CASUALTIES", "NO_UNITS", "Units"}),
+    "adjudicator.diagnostics": frozenset({"Diagnostic", "Rule", "Severity"}),
 }
-"""Names battle/ still defines for itself, with their one home: it adopts them (and drops
-``battle/forces.py``) once its current work lands. Empty this, and remove the ``xfail`` of
-:func:`test_battle_speaks_the_one_vocabulary`, when it does."""
+"""The one home of each shared name: every module imports it from there."""
 
-PENDING_FILES = frozenset({"battle/forces.py"})
-"""Files that still hold a second unit count and chart order (see AWAITING_BATTLE)."""
+BATTLE_CITATIONS = {
+    "DICE_FACES": "Battle dice show 1 to 6",
+    "SUB_FIRST_STRIKE": "IAAPA Using the Dice Server: attacking subs",
+    "SUBS_HIT_SHIPS": "Combat sequence: subs hit only ships",
+    "DEFAULT_OOL": "IAAPA Default Orders of Loss",
+    "PAUSE": "IAAPA Default Orders of Loss: exceptions",
+    "ORDER_OF_BATTLES": "IAAPA Combat Resolution and Order of Battles",
+    "BATTLE_OVER": "Combat sequence: a battle ends when a side is gone or retreats",
+    "AMPHIBIOUS": "IAAPA Rules Clarifications: Amphibious Assaults",
+    "RETREATS": "IAAPA Rules Clarifications: Retreats",
+    "SUB_WITHDRAWAL": "IAAPA Rules Clarifications: Sub Withdrawal",
+    "AA_GUNS": "IAAPA Error Correction III: AA Guns",
+    "BB_SUPPORT": "IAAPA Error Correction III: BB Support Shots",
+    "TOO_FEW_UNITS": "IAAPA Error Correction III: Too few units",
+    "TOO_MANY_UNITS": "IAAPA Error Correction III: Too many units",
+    "WRONG_UNITS": "IAAPA Error Correction III: Wrong Units",
+}
+"""The rules the battle engine cited when it kept its own list, with the citation its JSON
+printed for each: results stored in the ledger carry these words."""
 
 
 def _modules() -> list[tuple[str, ast.Module]]:
@@ -65,9 +77,6 @@ def test_no_public_name_is_defined_twice() -> None:
         for name in _defined(tree):
             homes[name].append(where)
     twice = {name: places for name, places in homes.items() if len(places) > 1}
-    for name, home in AWAITING_BATTLE.items():
-        if name in twice and all(p == home or p.startswith("battle/") for p in twice[name]):
-            del twice[name]
     assert twice == {}
 
 
@@ -100,7 +109,7 @@ def test_one_chart_order_and_one_count_of_units() -> None:
     (unit, count) pairs."""
     found = []
     for where, tree in _modules():
-        if where == "units.py" or where in PENDING_FILES:
+        if where == "units.py":
             continue
         for node in ast.walk(tree):
             if (
@@ -128,10 +137,10 @@ def test_every_rule_is_cited_in_one_form() -> None:
 
 
 def test_the_battle_engine_cites_the_registry_word_for_word() -> None:
-    """The battle engine's rules are the registry's, so adopting it changes no citation the
+    """The battle engine's rules are the registry's, so adopting it changed no citation the
     battle JSON prints."""
-    for rule in battle_diagnostics.Rule:
-        assert Rule[rule.name].citation == rule.citation, rule
+    for name, citation in BATTLE_CITATIONS.items():
+        assert Rule[name].citation == citation, name
 
 
 def test_a_diagnostic_cites_its_rule_and_any_further_rules() -> None:
@@ -144,14 +153,44 @@ def test_a_diagnostic_cites_its_rule_and_any_further_rules() -> None:
     assert (one.line, one.round, one.battles, one.code) == (3, None, (), "")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="battle/ adopts adjudicator.units and "
-    "adjudicator.diagnostics after its current work (issue 13)",
-)
+def test_every_shared_name_is_imported_from_its_home() -> None:
+    """A module that counts units or reports a finding imports the one ``Units`` or
+    ``Diagnostic`` from its home, never from a module that happens to re-export it."""
+    found = []
+    for where, tree in _modules():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or node.level:
+                continue
+            for alias in node.names:
+                home = next((m for m, names in HOMES.items() if alias.name in names), None)
+                if home is not None and node.module != home:
+                    found.append(f"{where}:{node.lineno}: {alias.name} from {node.module}")
+    assert found == []
+
+
 def test_battle_speaks_the_one_vocabulary() -> None:
-    assert battle_diagnostics.Severity is Severity
-    assert battle_diagnostics.Rule is Rule
-    assert battle_diagnostics.Diagnostic is Diagnostic
+    """The battle engine counts units as ``Units`` and reports ``Diagnostic`` values placed by
+    round (issue 13): it keeps no unit count, chart order or rule list of its own."""
     assert importlib.util.find_spec("adjudicator.battle.forces") is None
-    assert AWAITING_BATTLE == {}
+    assert importlib.util.find_spec("adjudicator.battle.diagnostics") is None
+    exported = adjudicator.battle
+    assert (exported.Units, exported.Diagnostic, exported.Rule, exported.Severity) == (
+        Units,
+        Diagnostic,
+        Rule,
+        Severity,
+    )
+    setup = BattleSetup(Battlefield.LAND, Units.of({UnitType.INF: 1}), Units.of({UnitType.INF: 1}))
+    result = resolve(setup, [RoundInput(attacker={UnitType.INF: (7,)})])
+    assert type(result.setup.attacker) is Units and type(result.attacker) is Units
+    notes = [d for d in result.diagnostics if d.rule is Rule.DICE_FACES]
+    assert len(notes) == 1 and type(notes[0]) is Diagnostic
+    assert (notes[0].severity, notes[0].round, notes[0].line) == (Severity.ERROR, 1, 0)
+    written = battle_to_json(result)["diagnostics"]
+    assert isinstance(written, list) and len(written) == len(result.diagnostics)
+    assert written[result.diagnostics.index(notes[0])] == {
+        "round": 1,
+        "severity": "error",
+        "rule": "Battle dice show 1 to 6",
+        "message": notes[0].message,
+    }

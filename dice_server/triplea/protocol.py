@@ -25,11 +25,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from dice_server import service_context
 from dice_server.errors import InvalidRequest, ServiceError
 from dice_server.jsonbody import read_json, shown
-from dice_server.services import addresses, tables
+from dice_server.triplea import addresses, tables
 from dice_server.verifier import parse_time
+from dice_server.web.context import service_context
 
 bp = Blueprint("triplea", __name__)
 #: The fields of ``/api/roll`` and ``/api/register``; a JSON body's other fields are ignored.
@@ -103,7 +103,7 @@ def marti() -> str:
     )
     rolled = tables.roll(service_context(), request_, request.remote_addr or "?", limits())
     dice = ",".join(str(d) for d in rolled.dice)
-    url = f"{service_context().base_url}/tables/{rolled.table.public_id}"
+    url = service_context().mail.link("tables.table", public_id=rolled.table.public_id)
     return f"your dice are: {dice}<p><p>roll #{rolled.entry.seq} of {url}"
 
 
@@ -142,7 +142,7 @@ def api_roll() -> dict[str, Any]:
         "date": int(at.timestamp() * 1000),
         "seq": rolled.entry.seq,
         "table": rolled.table.id,
-        "verify": f"{service_context().base_url}/tables/{rolled.table.public_id}",
+        "verify": service_context().mail.link("tables.table", public_id=rolled.table.public_id),
     }
 
 

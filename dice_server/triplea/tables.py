@@ -5,7 +5,7 @@ A table is keyed by its set of addresses (and, for the legacy protocol, the game
 current protocol sends none, so its tables are keyed by the unordered, case-folded address
 pair under "TripleA"). Every roll is a numbered entry: a reload-and-reroll shows as one more
 roll, in order. A participant may close a table, revealing its seed (by a link mailed to
-the participant: dice_server.services.table_closing); the next roll for the same key opens
+the participant: dice_server.triplea.closing); the next roll for the same key opens
 a new table.
 """
 
@@ -193,7 +193,7 @@ def _roll(ctx: ServiceContext, request: TripleaRoll, client: str, limits: Limits
         if missing:
             raise Forbidden(
                 f"{missing[0]} is not registered to receive dice: register it at "
-                f"{ctx.base_url}/dice/register",
+                f"{ctx.mail.link('tables.register')}",
                 "roller",
             )
         for key, limit in [
@@ -308,7 +308,7 @@ def reveal_seed(
 ) -> SignedEntry:
     """Close the table: reveal its seed, so that every die of it can be recomputed. The
     caller holds the table's lock (:func:`by_public_id` with ``lock``) and has checked who
-    asks (dice_server.services.table_closing)."""
+    asks (dice_server.triplea.closing)."""
     if table.status != "open":
         raise Conflict("this table is already closed")
     chain = Chain.table(table.id)

@@ -13,7 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 import click
 from flask import Flask
 
-from dice_server.cli_rules import battle, position, turn
+from dice_server.cli.turns import battle, position, turn
 from dice_server.config import instance_path
 from dice_server.errors import ServiceError
 from dice_server.keys import MissingKeys, init_instance
@@ -24,7 +24,7 @@ R = TypeVar("R")
 
 
 def _app() -> Flask:
-    from dice_server import create_app
+    from dice_server.app import create_app
 
     return create_app()
 
@@ -194,7 +194,7 @@ def ledger() -> None:
 def ledger_export(number: int | None, table: int | None) -> None:
     """Print game NUMBER's ledger (or a table's) as JSON, as GET /api/v1/games/N/ledger."""
     from dice_server.services.games import export_ledger
-    from dice_server.services.tables import export
+    from dice_server.triplea.tables import export
 
     if (number is None) == (table is None):
         click.echo("error: give a game NUMBER or --table ID", err=True)
@@ -309,7 +309,7 @@ def table_group() -> None:
 @refusals
 def table_register(email: str) -> None:
     """Register EMAIL to receive TripleA rolls, confirmed at once (for operators)."""
-    from dice_server.services.addresses import register_now
+    from dice_server.triplea.addresses import register_now
 
     address = register_now(_ctx(), email)
     click.echo(f"{address} may receive TripleA dice", err=True)

@@ -63,9 +63,7 @@ def request_link(ctx: ServiceContext, email: str, purpose: str, client: str) -> 
             now,
             address,
             f"Confirm: {address} to {verb} the PBEM dice server",
-            f"Open this link within 48 hours to {verb} this dice server:\n"
-            f"{ctx.base_url}/dice/{purpose}/confirm?t={token}\n\nThe link works once. "
-            "If you did not ask for this, ignore the message.\n",
+            ctx.mail.render("address_link.txt", verb=verb, purpose=purpose, token=token),
         )
 
 

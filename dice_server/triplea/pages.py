@@ -7,19 +7,27 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from wtforms import EmailField
+from wtforms.validators import DataRequired
 
-from dice_server import service_context
 from dice_server.errors import InvalidRequest, ServiceError
-from dice_server.services import addresses, table_closing, tables
 from dice_server.services.paging import entry_number
-from dice_server.web.forms import LinkForm, ResetRequestForm
-from dice_server.web.pages import Page, field_error
+from dice_server.triplea import addresses, closing, tables
+from dice_server.web.context import service_context
+from dice_server.web.pages import LinkForm, Page, field_error
 
 bp = Blueprint("tables", __name__)
 
 
+class AddressForm(FlaskForm):
+    """An address to register with the dice server, or to close a table with."""
+
+    email = EmailField("Email address", validators=[DataRequired()])
+
+
 def _address_form(purpose: str) -> Page:
-    form = ResetRequestForm()
+    form = AddressForm()
     status = 200
     if form.validate_on_submit():
         try:
@@ -38,7 +46,7 @@ def _address_form(purpose: str) -> Page:
             )
     elif form.errors:
         status = 400
-    return render_template("dice_address.html", form=form, purpose=purpose), status
+    return render_template("triplea/address.html", form=form, purpose=purpose), status
 
 
 @bp.route("/dice/register", methods=["GET", "POST"])
@@ -55,7 +63,7 @@ def unregister() -> Page:
 def use_link(purpose: str) -> Page:
     """The mailed link shows a button; the POST (token in its body) spends the link."""
     form = LinkForm(t=(request.form.get("t") or request.args.get("t") or "").strip())
-    if not (request.method == "POST" and form.validate_on_submit()):
+    if not form.validate_on_submit():
         return render_template(
             "link.html",
             form=form,
@@ -86,14 +94,14 @@ def use_link_legacy(purpose: str, token: str) -> Page:
     return redirect(url_for("tables.use_link", purpose=purpose, t=token))
 
 
-def _table_page(public_id: str, form: ResetRequestForm, status: int = 200) -> Page:
+def _table_page(public_id: str, form: AddressForm, status: int = 200) -> Page:
     view = tables.view(service_context(), public_id, entry_number(request.args.get("from")))
-    return render_template("table.html", view=view, form=form), status
+    return render_template("triplea/table.html", view=view, form=form), status
 
 
 @bp.get("/tables/<public_id>")
 def table(public_id: str) -> Page:
-    return _table_page(public_id, ResetRequestForm(formdata=None))
+    return _table_page(public_id, AddressForm(formdata=None))
 
 
 @bp.get("/tables/<public_id>/ledger.json")
@@ -113,11 +121,11 @@ def ledger(public_id: str) -> Response:
 def close(public_id: str) -> Page:
     """Closing starts here: a one-time link to close the table is mailed to one of its
     addresses (holding the page link proves nothing: it is in every roll mail)."""
-    form = ResetRequestForm()
+    form = AddressForm()
     if not form.validate_on_submit():
         return _table_page(public_id, form, 400)
     try:
-        address = table_closing.request_close(service_context(), public_id, form.email.data or "")
+        address = closing.request_close(service_context(), public_id, form.email.data or "")
     except ServiceError as exc:
         field_error(form, exc)
         return _table_page(public_id, form, exc.status)
@@ -138,8 +146,8 @@ def confirm_close(public_id: str) -> Page:
     try:
         if not form.t.data:
             raise InvalidRequest("this link is not complete: copy the whole link from the message")
-        if not (request.method == "POST" and form.validate_on_submit()):
-            table = table_closing.check_close_link(ctx, public_id, form.t.data)
+        if not form.validate_on_submit():
+            table = closing.check_close_link(ctx, public_id, form.t.data)
             return render_template(
                 "link.html",
                 form=form,
@@ -149,7 +157,7 @@ def confirm_close(public_id: str) -> Page:
                 button="Close the table and reveal its seed",
                 action=url_for("tables.confirm_close", public_id=public_id),
             )
-        table_closing.close_with_link(ctx, public_id, form.t.data)
+        closing.close_with_link(ctx, public_id, form.t.data)
     except ServiceError as exc:
         return render_template(
             "message.html", title="That link did not work", message=exc.message

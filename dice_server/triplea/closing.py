@@ -23,8 +23,8 @@ from dice_server.services import ServiceContext
 from dice_server.services.links import check, issue, spend
 from dice_server.services.mailer import queue_mail
 from dice_server.services.members import normalize_email
-from dice_server.services.tables import by_public_id, mask, reveal_seed
 from dice_server.services.throttle import take
+from dice_server.triplea.tables import by_public_id, mask, reveal_seed
 
 CLOSE_LINK_FOR = timedelta(hours=48)
 #: Close links one table may have mailed, per hour, whoever asks.
@@ -35,12 +35,6 @@ def purpose(table: DiceTable) -> str:
     """The link's purpose: closing this table (fits the 16 characters of the column up
     to table 9,999,999,999)."""
     return f"close:{table.id}"
-
-
-def link(ctx: ServiceContext, table: DiceTable, token: str) -> str:
-    """The mailed link: the token rides in the query string (which the access log leaves
-    out) and its page posts it back in the form's body."""
-    return f"{ctx.base_url}/tables/{table.public_id}/close?t={token}"
 
 
 def request_close(ctx: ServiceContext, public_id: str, email: str) -> str:
@@ -84,13 +78,16 @@ def request_close(ctx: ServiceContext, public_id: str, email: str) -> str:
             now,
             recipient,
             f"Confirm: close TripleA table {table.id} ({table.game_name})",
-            f"Someone asked to close TripleA table {table.id} ({table.game_name}; {players}).\n"
-            "Closing reveals the table's dice seed, so that anyone can recompute every die "
-            "of it; the next roll for these addresses then opens a new table.\n\n"
-            f"To close it, open this link within 48 hours and press the button:\n"
-            f"{link(ctx, table, token)}\n\n"
-            "The link works once. If you do not want the table closed, ignore this "
-            "message: nothing happens.\n",
+            # The token rides in the link's query string (which the access log leaves
+            # out); the link's page posts it back in the form's body.
+            ctx.mail.render(
+                "close_table.txt",
+                table_id=table.id,
+                game_name=table.game_name,
+                players=players,
+                public_id=table.public_id,
+                token=token,
+            ),
         )
         return recipient
 

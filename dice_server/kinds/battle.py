@@ -1,0 +1,129 @@
+"""A battle round (IAAPA "Using the Dice Server"): the units of both sides, thrown in the
+order the rules engine lays out (:class:`adjudicator.rolls.BattleRoll`), and the engine's
+reading of the round below the dice (:func:`adjudicator.rolls.read_roll`: the aircraft the
+AA gun removed, the dice that makes void, the hits of each side). A group's own count is of
+its dice at or under its number, as thrown; the reading is what the round comes to, so a
+player never adds the groups up himself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wtforms import StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired
+
+from adjudicator.rolls import (
+    BATTLE_UNITS,
+    COMBAT_VALUES,
+    OPTIONS,
+    BattleRoll,
+    RollHeader,
+    RollRuleError,
+    read_roll,
+)
+from dice_server.kinds.base import SIDE, Data, EntryKind, thrown
+from dice_server.kinds.forms import HeaderForm, MultiCheckbox, count_field
+from dice_server.requests import (
+    MAX_COMMENT,
+    MAX_TEXT,
+    ROLL_FIELDS,
+    check_fields,
+    country,
+    option_names,
+    positive_int,
+    refused,
+    text,
+    unit_list,
+)
+
+UNIT_NAMES = frozenset(unit.value for unit in BATTLE_UNITS)
+FORM_UNITS = list(COMBAT_VALUES)
+
+
+def read(payload: Any) -> BattleRoll:
+    """Check a battle-roll request completely, before any lock is taken or seq consumed."""
+    fields = check_fields(payload, ROLL_FIELDS, {"round", "turn", "country", "battle"})
+    round_, turn = positive_int(fields, "round"), positive_int(fields, "turn")
+    power, battle = country(fields), text(fields, "battle", MAX_TEXT)
+    comment = text(fields, "comment", MAX_COMMENT, required=False)
+    attacker = unit_list(fields, "attacker", UNIT_NAMES)
+    defender = unit_list(fields, "defender", UNIT_NAMES | {"AA"})
+    bombard = unit_list(fields, "bombard", frozenset({"BB"}))
+    options = option_names(fields, OPTIONS)
+    try:
+        return BattleRoll.of(
+            RollHeader(round_, turn, power, comment),
+            battle,
+            attacker,
+            defender,
+            bombard,
+            sorted(options),
+        )
+    except RollRuleError as exc:
+        raise refused(exc) from None
+
+
+def reading(data: Data) -> list[str]:
+    """The rules engine's reading of a battle roll, or why it cannot read one."""
+    try:
+        return read_roll(dict(data)).lines()
+    except ValueError as exc:
+        return [f"Not read by the rules as one battle: {exc}"]
+
+
+def headline(data: Data) -> str:
+    return f"{data['country']}: {data['battle']} round {data['round']}"
+
+
+def describe(data: Data) -> list[str]:
+    lines = [f"{data['country']}, turn {data['turn']}: {data['battle']}, round {data['round']}"]
+    for side in ("attacker", "defender"):
+        units = ", ".join(f"{u['count']} {u['unit']}" for u in data.get(side, []))
+        lines.append(f"{SIDE[side]}: {units or '(none listed)'}")
+    if data.get("bombard"):
+        ships = ", ".join(f"{u['count']} {u['unit']}" for u in data["bombard"])
+        lines.append(f"Support shots: {ships}")
+    if data.get("options"):
+        lines.append(f"Options: {', '.join(data['options'])}")
+    return [*lines, *thrown(data), *reading(data)]
+
+
+class BattleForm(HeaderForm):
+    battle = StringField("Battle territory or sea zone", validators=[DataRequired()])
+    options = MultiCheckbox(
+        "Options", choices=[SelectChoice(k, f"{k}: {v}") for k, v in OPTIONS.items()]
+    )
+    bombard_BB = count_field("Bombarding BB")
+    defender_AA = count_field("AA gun")
+
+    def payload(self) -> dict[str, Any]:
+        sides: dict[str, list[dict[str, int | str]]] = {"attacker": [], "defender": []}
+        for side in sides:
+            for unit in [*FORM_UNITS, "AA"]:
+                field = getattr(self, f"{side}_{unit}", None)
+                if field is not None and field.data:
+                    sides[side].append({"unit": unit, "count": field.data})
+        out = {**self.header(), "battle": self.battle.data, **sides, "options": self.options.data}
+        if self.bombard_BB.data:
+            out["bombard"] = [{"unit": "BB", "count": self.bombard_BB.data}]
+        return out
+
+
+for _unit in FORM_UNITS:
+    setattr(BattleForm, f"attacker_{_unit}", count_field(_unit))
+    setattr(BattleForm, f"defender_{_unit}", count_field(_unit))
+
+
+KIND = EntryKind(
+    name="roll",
+    headline=headline,
+    describe=describe,
+    rolls=True,
+    read=read,
+    title="Battle round",
+    api_path="rolls",
+    page="roll",
+    endpoint="battle",
+    form=BattleForm,
+)

@@ -1,0 +1,58 @@
+"""The entries the server writes about the game itself: its creation with the dice seed's
+commitment (``genesis``), the seed revealed when the game ends (``seed-reveal``), and a new
+commitment when it is reopened (``commitment``). Members never write these."""
+
+from __future__ import annotations
+
+from dice_server.kinds.base import Data, EntryKind
+
+
+def genesis_headline(data: Data) -> str:
+    players = data["players"]
+    return f"game created: {players['axis']} (Axis) v {players['allies']} (Allies)"
+
+
+def genesis(data: Data) -> list[str]:
+    players = data["players"]
+    lines = [f"Axis: {players['axis']}; Allies: {players['allies']}"]
+    if data.get("mentor"):
+        lines.append(f"Mentor: {data['mentor']}")
+    if data.get("variant"):
+        lines.append(f"Variant: {data['variant']}")
+    lines += [f"Gentlemen's agreement: {a}" for a in data.get("agreements", [])]
+    return [
+        *lines,
+        f"Dice seed commitment: {data['seed_commitment']}",
+        "The seed is revealed when the game ends; then anyone can recompute every die of the game.",
+    ]
+
+
+def reveal_headline(data: Data) -> str:
+    winner = f": {data['winner'].title()} win" if data.get("winner") else ""
+    return f"game {data['status']}{winner}"
+
+
+def reveal(data: Data) -> list[str]:
+    winner = f", {data['winner']} win" if data.get("winner") else ""
+    lines = [f"Result: {data['status']}{winner}"]
+    if data.get("reason"):
+        lines.append(f"Reason: {data['reason']}")
+    return [
+        *lines,
+        f"Rated: {'yes' if data.get('rated') else 'no'}",
+        f"Seed: {data['seed']} (commitment of entry #{data['commitment_seq']})",
+    ]
+
+
+def commitment(data: Data) -> list[str]:
+    return [
+        f"Reason: {data.get('reason', '')}",
+        f"New dice seed commitment: {data['seed_commitment']}",
+    ]
+
+
+GENESIS = EntryKind(name="genesis", headline=genesis_headline, describe=genesis)
+SEED_REVEAL = EntryKind(name="seed-reveal", headline=reveal_headline, describe=reveal)
+COMMITMENT = EntryKind(
+    name="commitment", headline=lambda _data: "game reopened", describe=commitment
+)

@@ -1,0 +1,79 @@
+"""Mail text from the templates under ``templates/mail/``: plain text (nothing escaped),
+every string printed with its bidirectional controls made visible (dice_server.text), and
+every link made by ``url_for(..., _external=True)`` under the public ``BASE_URL``.
+
+Mail is rendered inside a web request (registration, a reset, a table's close link), in
+the command line and in the scheduler's delivery run, where there is no request at all.
+Each rendering therefore pushes a request context of its own whose URL adapter is bound
+to ``BASE_URL`` (scheme, host, port and path prefix): a link never takes the host of the
+request it was mailed from, nor ``SERVER_NAME``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, url_for
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from dice_server.config import TEMPLATES_DIR
+from dice_server.services import MailTemplates
+from dice_server.text import shown
+
+MAIL_TEMPLATES = TEMPLATES_DIR / "mail"
+
+
+def mail_environment() -> Environment:
+    """Jinja for plain-text mail: no autoescaping (it is no HTML), a missing value is an
+    error rather than an empty line, the final newline is kept, and block tags leave no
+    blank lines behind."""
+    env = Environment(
+        loader=FileSystemLoader(MAIL_TEMPLATES),
+        autoescape=False,  # noqa: S701 (plain-text mail: nothing is HTML)
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=shown,
+    )
+    env.globals["url_for"] = url_for
+    return env
+
+
+class FlaskMailTemplates:
+    """``MailTemplates`` with the app's routes, under the public address ``base_url``."""
+
+    def __init__(self, app: Flask, base_url: str, env: Environment | None = None) -> None:
+        parts = urlsplit(base_url.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"BASE_URL must be an http or https URL, not {base_url!r}")
+        self.app = app
+        self.scheme = parts.scheme
+        self.host = parts.netloc
+        self.prefix = parts.path.rstrip("/")
+        self.base_url = f"{self.scheme}://{self.host}{self.prefix}"
+        self.env = env or mail_environment()
+
+    def render(self, template: str, /, **values: Any) -> str:
+        with self._public():
+            return self.env.get_template(template).render(values)
+
+    def link(self, endpoint: str, /, **values: Any) -> str:
+        with self._public():
+            return url_for(endpoint, _external=True, **values)
+
+    def at(self, base_url: str) -> MailTemplates:
+        return FlaskMailTemplates(self.app, base_url, self.env)
+
+    @contextmanager
+    def _public(self) -> Iterator[None]:
+        """A request context of its own, its URL adapter bound to the public address (so
+        that not even ``SERVER_NAME`` or a request's Host takes part)."""
+        with self.app.test_request_context("/", base_url=self.base_url) as context:
+            context.url_adapter = self.app.url_map.bind(
+                self.host, script_name=self.prefix or "/", url_scheme=self.scheme
+            )
+            yield

@@ -1,0 +1,86 @@
+"""The registry of entry kinds (dice_server.kinds) is what every channel reads, and the
+standalone verifier's own frozen list of kinds agrees with it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dice_server import verifier
+from dice_server.app import create_app
+from dice_server.kinds import BY_API_PATH, REGISTRY, ROLL_KINDS, WRITTEN, describe, subject
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def test_the_verifier_keeps_the_same_kinds() -> None:
+    """The verifier is standalone (players run it without the server), so it keeps its own
+    list; a kind the server writes and the verifier does not know would fail every ledger
+    holding one."""
+    assert verifier.ROLL_KINDS == ROLL_KINDS
+    assert set(REGISTRY) <= verifier.KINDS
+    assert verifier.SEED_KINDS <= set(REGISTRY)
+
+
+def test_every_kind_a_member_writes_has_a_reader_a_page_and_a_template() -> None:
+    assert {k.name for k in WRITTEN} == {"roll", "tech-roll", "bombing-roll", "rocket-roll", "note"}
+    for kind in WRITTEN:
+        assert kind.read is not None and kind.form is not None, kind.name
+        assert BY_API_PATH[kind.api_path] is kind
+        assert (TEMPLATES / f"roller_{kind.page}.html").is_file(), kind.name
+    pages = [kind.page for kind in WRITTEN]
+    assert len(set(pages)) == len(pages)
+
+
+def test_the_api_and_the_roller_route_every_written_kind(instance: Path, database_url: str) -> None:
+    app = create_app({"INSTANCE_PATH": str(instance), "DATABASE_URL": database_url})
+    routes = app.url_map.bind("localhost")
+    for kind in WRITTEN:
+        endpoint, values = routes.match(f"/api/v1/games/7/{kind.api_path}", method="POST")
+        assert (endpoint, values) == ("api.post_entry", {"number": 7, "what": kind.api_path})
+        endpoint, values = routes.match(f"/games/7/{kind.page}", method="GET")
+        assert endpoint == f"roller.{kind.endpoint}" and values == {"number": 7}
+
+
+@pytest.mark.parametrize(
+    ("kind", "data", "headline"),
+    [
+        (
+            "note",
+            {"topic": "retreat", "by": "a@b", "text": "to Karelia"},
+            "note (retreat) from a@b",
+        ),
+        ("commitment", {"seed_commitment": "ab", "reason": "x"}, "game reopened"),
+        ("ruling", {}, "ruling"),
+    ],
+)
+def test_subjects_come_from_the_kind(kind: str, data: dict[str, str], headline: str) -> None:
+    assert subject(12, 3, kind, data) == f"[Game 12] #3 {headline}"
+
+
+def test_a_description_has_the_writer_the_kind_and_the_comment() -> None:
+    lines = describe(
+        "rocket-roll",
+        {
+            "by": "monty@example.org",
+            "country": "UK",
+            "turn": 3,
+            "round": 2,
+            "target": "Germany",
+            "from": "UK",
+            "groups": [{"unit": "AA", "purpose": "rocket", "count": 1, "dice": [4], "damage": 4}],
+            "damage": 4,
+            "comment": "for Coventry",
+        },
+    )
+    assert lines == [
+        "By: monty@example.org",
+        "UK, turn 3, round 2",
+        "Target: Germany, from UK",
+        "Dice in the order thrown:",
+        "  AA x1 rocket: 4 -> 4 IPC",
+        "Damage: 4 IPC",
+        "",
+        "Comment: for Coventry",
+    ]
