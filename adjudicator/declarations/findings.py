@@ -10,6 +10,7 @@ entire battle is null and void and no portion of the results may stand").
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import partial
 
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
 
@@ -76,7 +77,8 @@ class Code(StrEnum):
     """Warning: more IPCs spent than the power had."""
 
 
-def error_finding(
+def finding(
+    severity: Severity,
     line: int,
     rule: Rule,
     message: str,
@@ -85,25 +87,15 @@ def error_finding(
     battles: tuple[int, ...] = (),
     also: tuple[Rule, ...] = (),
 ) -> Diagnostic:
-    """An error about ``line`` of the email: it voids each of ``battles``."""
+    """A finding about ``line`` of the email: an error voids each of ``battles``, a warning
+    voids nothing."""
     return Diagnostic(
-        Severity.ERROR, rule, message, suggestion, code, line=line, battles=battles, also=also
+        severity, rule, message, suggestion, code, line=line, battles=battles, also=also
     )
 
 
-def warning_finding(
-    line: int,
-    rule: Rule,
-    message: str,
-    suggestion: str,
-    code: Code,
-    battles: tuple[int, ...] = (),
-    also: tuple[Rule, ...] = (),
-) -> Diagnostic:
-    """A warning about ``line`` of the email: nothing is void."""
-    return Diagnostic(
-        Severity.WARNING, rule, message, suggestion, code, line=line, battles=battles, also=also
-    )
+error_finding = partial(finding, Severity.ERROR)
+warning_finding = partial(finding, Severity.WARNING)
 
 
 VOID_SUGGESTION = (

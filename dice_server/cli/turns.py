@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +140,19 @@ the result provisional (dice set aside or missing: roll again before it counts).
 """
 
 
+@contextmanager
+def refused_input(name: str) -> Iterator[None]:
+    """Malformed input ends the command with ``error:`` on stderr and exit status 1."""
+    try:
+        yield
+    except json.JSONDecodeError as exc:
+        click.echo(f"error: {name} is not JSON: {exc.msg} at line {exc.lineno}", err=True)
+        sys.exit(1)
+    except ValueError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+
+
 def _show_battle(result: dict[str, object], as_json: bool) -> None:
     """Print a result; exit 1 when an error diagnostic makes it provisional."""
     from adjudicator.battle.render import has_errors
@@ -158,14 +173,8 @@ def _show_battle(result: dict[str, object], as_json: bool) -> None:
 def battle_resolve(file: str, as_json: bool) -> None:
     from adjudicator.battle import resolve_json
 
-    try:
+    with refused_input(file):
         result = resolve_json(json.loads(read_input(file)))
-    except json.JSONDecodeError as exc:
-        click.echo(f"error: {file} is not JSON: {exc.msg} at line {exc.lineno}", err=True)
-        sys.exit(1)
-    except ValueError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
     _show_battle(result, as_json)
 
 
@@ -193,19 +202,12 @@ def battle_replay(ledger: str, seqs: tuple[int, ...], as_json: bool, document: b
     Exits like battle resolve."""
     from adjudicator.rolls import battle_document, replay
 
-    try:
-        exported = json.loads(read_input(ledger))
-        entries = ledger_entries(exported, seqs)
+    with refused_input(ledger):
+        entries = ledger_entries(json.loads(read_input(ledger)), seqs)
         if document:
             emit(battle_document(entries))
             return
         result = replay(entries)
-    except json.JSONDecodeError as exc:
-        click.echo(f"error: {ledger} is not JSON: {exc.msg} at line {exc.lineno}", err=True)
-        sys.exit(1)
-    except ValueError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
     _show_battle(result, as_json)
 
 

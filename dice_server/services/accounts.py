@@ -128,13 +128,14 @@ def _mail_link(
     purpose: str,
     now: datetime,
     subject: str,
+    template: str,
 ) -> None:
-    """Make a one-time link and queue it to the member in the mail ``<purpose>.txt``,
-    whose link lands on the page that posts the token on from a form."""
+    """Make a one-time link and queue it to the member in the mail ``template``, whose
+    link lands on the page that posts the token on from a form."""
     lifetime = CONFIRM_FOR if purpose == "confirm" else RESET_FOR
     token = issue(session, EmailToken, member.id, purpose, lifetime, now)
     # The token travels in the query string: the access log records paths only.
-    text = ctx.mail.render(f"{purpose}.txt", name=member.name, token=token)
+    text = ctx.mail.render(template, name=member.name, token=token)
     queue_mail(session, ctx, now, member.email, subject, text)
 
 
@@ -142,7 +143,13 @@ def _send_confirmation(
     session: Session, ctx: ServiceContext, member: Member, now: datetime
 ) -> None:
     _mail_link(
-        session, ctx, member, "confirm", now, "Confirm your address for the PBEM dice server"
+        session,
+        ctx,
+        member,
+        "confirm",
+        now,
+        "Confirm your address for the PBEM dice server",
+        "confirm.txt",
     )
 
 
@@ -228,6 +235,7 @@ def request_reset(ctx: ServiceContext, email: str) -> None:
             "reset",
             now,
             "Reset your password for the PBEM dice server",
+            "reset.txt",
         )
 
 

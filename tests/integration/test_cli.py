@@ -216,6 +216,28 @@ def test_battle_resolve_replays_the_recorded_dice(tmp_path: Path) -> None:
     assert runner.invoke(main, ["battle", "resolve", "-"], input="{").exit_code == 1
 
 
+def test_battle_resolve_never_passes_a_provisional_result_as_final() -> None:
+    """IAAPA Error Correction III, Too few units: "Roll for the missing units and then
+    re-roll the remainder of the battle." Until then the result is not final: the text says
+    so instead of an outcome, and the command exits 1."""
+    doc = {
+        "version": 1,
+        "kind": "land",
+        "attacker": {"INF": 3},
+        "defender": {"INF": 2},
+        "rounds": [{"attacker": {"INF": [1, 6]}, "defender": {"INF": [5, 5]}}],
+    }
+    runner = CliRunner()
+    text = runner.invoke(main, ["battle", "resolve", "-"], input=json.dumps(doc))
+    assert text.exit_code == 1
+    assert "Provisional outcome, NOT FINAL" in text.stdout and "\nOutcome" not in text.stdout
+    assert "provisional" in text.stderr
+    as_json = runner.invoke(main, ["battle", "resolve", "-", "--json"], input=json.dumps(doc))
+    assert as_json.exit_code == 1 and json.loads(as_json.stdout)["final"] == 0
+    helped = runner.invoke(main, ["battle", "resolve", "--help"])
+    assert '"rounds": [{"aa": [5, 1],' in helped.stdout and "Exits 0 with a final" in helped.stdout
+
+
 def test_member_password_from_stdin(pbem: Pbem, cli_env: dict[str, str]) -> None:
     pbem("member", "add", "law@example.org", "--name", "Law", "--role", "minister", "--confirmed")
     runner = CliRunner(env=cli_env)
