@@ -15,8 +15,8 @@ from datetime import UTC
 from email.message import EmailMessage
 from email.utils import format_datetime
 
+from dice_server.kinds import describe, subject
 from dice_server.models import LedgerEntry, OutboxMessage
-from dice_server.readable import describe, subject
 from dice_server.services import MailTemplates
 from dice_server.text import neutralise_bidi
 from dice_server.verifier import parse_time

@@ -1,7 +1,7 @@
 """Rolls (IAAPA "Using the Dice Server"): each is checked whole, then thrown and signed
 in one append. Battle rounds, weapons development, strategic bombing and rockets: what each
 throws is the rules engine's (:mod:`adjudicator.rolls`), how its request is read is its
-kind's (:mod:`dice_server.kinds`)."""
+kind's (:mod:`dice_server.kinds`). Notes go the same way, without dice."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from dice_server.services.entries import Retry, Who, record, thrower
 from dice_server.services.notes import send_note
 
 
-def roll(
+def write(
     ctx: ServiceContext,
     kind: str,
     who: Who,
@@ -23,11 +23,13 @@ def roll(
     payload: Any,
     retry: Retry | None = None,
 ) -> SignedEntry:
-    """Throw a roll of ``kind`` for game ``number``: the request is checked before any lock."""
-    if kind not in ROLL_KINDS:
+    """Write an entry of a kind members write, from any channel: a note, or a roll thrown
+    for game ``number`` (its request is checked whole before any lock is taken)."""
+    if kind == "note":
+        return send_note(ctx, who, number, payload, retry)
+    read = REGISTRY[kind].read if kind in ROLL_KINDS else None
+    if read is None:
         raise NotFound(f"there is no roll of kind {kind!r}")
-    read = REGISTRY[kind].read
-    assert read is not None
     request = read(payload)
     return record(
         ctx,
@@ -44,18 +46,4 @@ def roll_battle(
     ctx: ServiceContext, who: Who, number: int, payload: Any, retry: Retry | None = None
 ) -> SignedEntry:
     """Throw one battle round for game ``number``."""
-    return roll(ctx, "roll", who, number, payload, retry)
-
-
-def write(
-    ctx: ServiceContext,
-    kind: str,
-    who: Who,
-    number: int,
-    payload: Any,
-    retry: Retry | None = None,
-) -> SignedEntry:
-    """Write an entry of a kind members write (a roll or a note), from any channel."""
-    if kind == "note":
-        return send_note(ctx, who, number, payload, retry)
-    return roll(ctx, kind, who, number, payload, retry)
+    return write(ctx, "roll", who, number, payload, retry)

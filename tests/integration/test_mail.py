@@ -367,14 +367,14 @@ def test_the_web_never_starts_a_scheduler(app: Flask) -> None:
 
 def test_every_kind_of_entry_reads_well_in_the_maildir(app: Flask, league: League) -> None:
     from dice_server.services.games import end_game, reopen_game
-    from dice_server.services.rolls import roll
+    from dice_server.services.rolls import write
 
     ctx, number = league.ctx, league.game
     header = {"round": 1, "turn": 1, "country": "Japan"}
-    roll(ctx, "tech-roll", 1, number, {**header, "dice": 2})
-    roll(ctx, "bombing-roll", 1, number, {**header, "target": "India", "bombers": 1, "aa": 1})
-    roll(ctx, "rocket-roll", 1, number, {**header, "target": "India"})
-    send_note(ctx, 2, number, {"topic": "retreat", "text": "to Burma", "ref_seq": 3})
+    write(ctx, "tech-roll", 1, number, {**header, "dice": 2})
+    write(ctx, "bombing-roll", 1, number, {**header, "target": "India", "bombers": 1, "aa": 1})
+    write(ctx, "rocket-roll", 1, number, {**header, "target": "India"})
+    write(ctx, "note", 2, number, {"topic": "retreat", "text": "to Burma", "ref_seq": 3})
     end_game(ctx, number, status="finished", winner="axis")
     reopen_game(ctx, number, reason="ruling 7")
     report = deliver_due(courier_for(app, MAIL_TRANSPORT="maildir"))

@@ -48,7 +48,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "dice_server.triplea.addresses",
             "dice_server.triplea.closing",
             "dice_server.requests",
-            "dice_server.readable",
             "dice_server.kinds",
             "dice_server.kinds.*",
         ),
