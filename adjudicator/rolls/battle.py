@@ -232,13 +232,8 @@ class BattleRoll:
             scored = sum(die <= hit_on for die in thrown)
             hits[each.side] += scored
             groups.append({**each.recorded, "dice": thrown, "hits": scored})
-        header = self.header
         data: dict[str, Any] = {
-            "round": header.round,
-            "turn": header.turn,
-            "country": _LABELS[header.power],
-            "by": by,
-            "sides": SIDES,
+            **self.header.data(by),
             "battle": self.battle,
             "attacker": _listed(self._named[0]),
             "defender": _listed(self._named[1]),
@@ -247,8 +242,6 @@ class BattleRoll:
             "dice": dice,
             "hits": hits,
         }
-        if header.comment:
-            data["comment"] = header.comment
         if self.bombard:
             data["bombard"] = _listed(self._named[2])
         return data
