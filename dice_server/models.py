@@ -101,6 +101,33 @@ class Game(Base):
         return ids
 
 
+class GameTurn(Base):
+    """Where a game stands: the position at the start of the current turn and whose turn
+    it is (IAAPA Declaration and Battle Resolution Procedures: a pre-combat email, the
+    battles, a post-combat email). Kept beside the ledger so a submission or a roll need
+    not replay the game; the ledger alone rebuilds it (dice_server.services.turns)."""
+
+    __tablename__ = "game_turns"
+
+    game_number: Mapped[int] = mapped_column(ForeignKey("games.number"), primary_key=True)
+    position: Mapped[str] = mapped_column(Text)
+    """The position JSON (canonical) at the start of the current turn."""
+    position_sha256: Mapped[str] = mapped_column(String(64))
+    round: Mapped[int] = mapped_column(Integer)
+    power: Mapped[str] = mapped_column(String(16))
+    phase: Mapped[str] = mapped_column(String(16), default="pre-combat")
+    """``pre-combat`` (waiting for the mover's pre-combat turn) or ``combat`` (declared:
+    battles are rolled; the post-combat turn ends it)."""
+    precombat_seq: Mapped[int | None] = mapped_column(Integer)
+    """The pre-combat submission in force for the current turn."""
+    rolled_seq: Mapped[int | None] = mapped_column(Integer)
+    """The first roll of the current turn: combat moves may be amended until it."""
+    previous_position: Mapped[str | None] = mapped_column(Text)
+    """The start of the last finished turn, for an amendment of its post-combat orders."""
+    previous_precombat_seq: Mapped[int | None] = mapped_column(Integer)
+    previous_postcombat_seq: Mapped[int | None] = mapped_column(Integer)
+
+
 class Agreement(Base):
     """A gentlemen's agreement recorded with the game (not enforced by the league)."""
 

@@ -102,16 +102,27 @@ def positive_int(payload: Mapping[str, Any], field: str, limit: int = MAX_NUMBER
     return value
 
 
-def text(payload: Mapping[str, Any], field: str, limit: int, required: bool = True) -> str:
+def text(
+    payload: Mapping[str, Any],
+    field: str,
+    limit: int,
+    required: bool = True,
+    *,
+    verbatim: bool = False,
+) -> str:
+    """A text field, trimmed; ``verbatim`` keeps it exactly as sent (an email as written,
+    line endings and all), only checked."""
     value = payload.get(field, "")
     if not isinstance(value, str):
         raise field_error(field, f"must be text, not {shown(value)}")
-    value = value.strip()
-    if required and not value:
+    if not verbatim:
+        value = value.strip()
+    if required and not value.strip():
         raise field_error(field, "must not be empty")
     if len(value) > limit:
         raise field_error(field, f"is {len(value)} characters long; at most {limit} are allowed")
-    if any(ord(ch) < 32 and ch not in "\n\t" for ch in value):
+    allowed = "\n\t\r" if verbatim else "\n\t"
+    if any(ord(ch) < 32 and ch not in allowed for ch in value):
         raise field_error(field, "contains control characters")
     return value
 

@@ -48,6 +48,24 @@ def refusals(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def position_document(path: Path) -> Any:
+    """A position file's JSON, checked as a position; anything else ends the command with
+    exit status 2 before anything is written."""
+    from dice_server.jsonbody import read_json
+    from dice_server.services.positions import read_position
+
+    try:
+        doc = read_json(path.read_bytes(), f"the position file {path}")
+        read_position(doc, f"the position file {path}")
+    except OSError as exc:
+        click.echo(f"error: cannot read the position file {path}: {exc.strerror}", err=True)
+        sys.exit(2)
+    except ServiceError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    return doc
+
+
 def emit(obj: Any) -> None:
     click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
 
@@ -105,6 +123,17 @@ def member_add(email: str, name: str, confirmed: bool, role: str) -> None:
     click.echo(made.token)
 
 
+@member.command("list")
+@refusals
+def member_list() -> None:
+    """List the members: address, name, role, and whether the address is confirmed."""
+    from dice_server.services.members import all_members
+
+    for made in all_members(_ctx()):
+        state = "confirmed" if made.confirmed else "unconfirmed"
+        click.echo(f"{made.email}\t{made.name}\t{made.role}\t{state}")
+
+
 @member.command("password")
 @click.argument("email")
 @refusals
@@ -132,6 +161,13 @@ def game() -> None:
 @click.option("--mentor", help="Address of the game's mentor.")
 @click.option("--variant", help="The variant played (variant games are not rated).")
 @click.option("--agreement", "agreements", multiple=True, help="A gentlemen's agreement.")
+@click.option(
+    "--position",
+    "position_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The position it starts from (JSON as `pbem position initial` prints; default: "
+    "the Classic initial position).",
+)
 @refusals
 def game_create(
     axis: str,
@@ -140,10 +176,12 @@ def game_create(
     mentor: str | None,
     variant: str | None,
     agreements: tuple[str, ...],
+    position_file: Path | None,
 ) -> None:
     """Create a game and its genesis entry; prints the game number."""
     from dice_server.services.games import create_game
 
+    position = None if position_file is None else position_document(position_file)
     entry = create_game(
         _ctx(),
         axis=axis,
@@ -152,9 +190,31 @@ def game_create(
         mentor=mentor,
         variant=variant,
         agreements=agreements,
+        position=position,
     )
     click.echo(f"game {entry.game_number} created; genesis at {entry.at}", err=True)
     click.echo(str(entry.game_number))
+
+
+@game.command("position")
+@click.argument("number", type=int)
+@click.option("--at", "at", type=int, help="As the ledger alone rebuilds it after entry AT.")
+@refusals
+def game_position(number: int, at: int | None) -> None:
+    """Print the game's position and whose turn it is (as GET /api/v1/games/N/position)."""
+    from dice_server.services.turns import game_position as position_of
+
+    emit(position_of(_ctx(), number, None, at=at))
+
+
+@game.command("list")
+@refusals
+def game_list() -> None:
+    """List the games: number, status, players, round and power to move."""
+    from dice_server.services.views import all_games
+
+    for line in all_games(_ctx()):
+        click.echo(line)
 
 
 @game.command("end")

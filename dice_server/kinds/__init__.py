@@ -1,5 +1,5 @@
 """The registry of ledger entry kinds: one module a kind (:mod:`.battle`, :mod:`.tech`,
-:mod:`.bombing`, :mod:`.rocket`, :mod:`.note`, :mod:`.game`), each declaring an
+:mod:`.bombing`, :mod:`.rocket`, :mod:`.note`, :mod:`.turn`, :mod:`.game`), each declaring an
 :class:`~dice_server.kinds.base.EntryKind`. The roll service, the JSON API's paths, the
 roller's pages and forms, the timeline and the mail all read it; the standalone verifier
 keeps its own frozen list of kinds, which a test holds equal to this one.
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from dice_server.kinds import battle, bombing, game, note, rocket, tech
+from dice_server.kinds import battle, bombing, game, note, rocket, tech, turn
 from dice_server.kinds.base import EntryKind
 
 REGISTRY: Mapping[str, EntryKind] = MappingProxyType(
@@ -22,6 +22,7 @@ REGISTRY: Mapping[str, EntryKind] = MappingProxyType(
         kind.name: kind
         for kind in (
             game.GENESIS,
+            turn.KIND,
             battle.KIND,
             tech.KIND,
             bombing.KIND,

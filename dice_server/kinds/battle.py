@@ -13,6 +13,7 @@ from wtforms import StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired
 
+from adjudicator.names import NameResolutionError, classic_names
 from adjudicator.rolls import (
     BATTLE_UNITS,
     COMBAT_VALUES,
@@ -30,6 +31,7 @@ from dice_server.requests import (
     ROLL_FIELDS,
     check_fields,
     country,
+    field_error,
     option_names,
     positive_int,
     refused,
@@ -51,6 +53,12 @@ def read(payload: Any) -> BattleRoll:
     defender = unit_list(fields, "defender", UNIT_NAMES | {"AA"})
     bombard = unit_list(fields, "bombard", frozenset({"BB"}))
     options = option_names(fields, OPTIONS)
+    place(battle)
+    if not attacker and "defenders-only" not in options:
+        raise field_error(
+            "attacker",
+            "list the attacking units (only a defenders-only roll may leave them out)",
+        )
     try:
         return BattleRoll.of(
             RollHeader(round_, turn, power, comment),
@@ -62,6 +70,20 @@ def read(payload: Any) -> BattleRoll:
         )
     except RollRuleError as exc:
         raise refused(exc) from None
+
+
+def place(battle: str) -> str:
+    """The board's name of the territory or sea zone a roll's ``battle`` names, read with
+    the typo rule (IAAPA Error Correction VI: a misspelling stands corrected when the correct
+    word is readily decipherable); a name that is none is refused."""
+    try:
+        return classic_names().place(battle).label
+    except NameResolutionError as exc:
+        raise field_error(
+            "battle",
+            f"{exc}: name the battle's territory or sea zone as the board does "
+            "(West Europe, Baltic Sea Zone)",
+        ) from None
 
 
 def reading(data: Data) -> list[str]:

@@ -4,7 +4,10 @@ commitment when it is reopened (``commitment``). Members never write these."""
 
 from __future__ import annotations
 
+import hashlib
+
 from dice_server.kinds.base import Data, EntryKind
+from dice_server.verifier import canonical_json
 
 
 def genesis_headline(data: Data) -> str:
@@ -20,6 +23,13 @@ def genesis(data: Data) -> list[str]:
     if data.get("variant"):
         lines.append(f"Variant: {data['variant']}")
     lines += [f"Gentlemen's agreement: {a}" for a in data.get("agreements", [])]
+    if "position" in data:
+        start = data["position"]
+        digest = hashlib.sha256(canonical_json(start)).hexdigest()
+        lines.append(
+            f"Starting position: round {start['round']}, {start['to_move']} to move "
+            f"(SHA-256 {digest[:16]}…)"
+        )
     return [
         *lines,
         f"Dice seed commitment: {data['seed_commitment']}",

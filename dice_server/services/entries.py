@@ -157,14 +157,15 @@ def record(
     *,
     needs_dice: bool,
     retry: Retry | None = None,
-    check: Callable[[Session], None] | None = None,
+    check: Callable[[Session, Actor], None] | None = None,
     cc_ministers: bool = False,
 ) -> SignedEntry:
     """Append a member's entry to game ``number``; a retry returns the first entry.
 
     A roll (``needs_dice``) needs an active game with an open seed commitment; a note may
     be sent to an ended game too (a dispute outlives the game). ``check`` runs any further
-    test of the request against the game's records under the lock. The entry's message goes
+    test of the request against the game's records, and of the member writing it, under
+    the lock. The entry's message goes
     to the players, Cc the mentor (and the Minister of Law when ``cc_ministers``). Any
     refusal rolls the
     transaction back: nothing written, no seq consumed.
@@ -186,7 +187,7 @@ def record(
             check_participant(number, {game.axis_id, game.allies_id, game.mentor_id}, actor)
             _within_limit(session, ctx, actor, number)
             if check is not None:
-                check(session)
+                check(session, actor)
             seed = None
             if needs_dice:
                 if game.status != "active":

@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from adjudicator.position import Position, dump_json, initial
 from dice_server import dice, ledger
 from dice_server.db import reading, writing
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
@@ -16,6 +17,7 @@ from dice_server.models import Agreement, Game, Member
 from dice_server.services import ServiceContext
 from dice_server.services.members import member_by_email
 from dice_server.services.outbox import Envelope, publish
+from dice_server.services.positions import new_turn_row, read_position
 
 MAX_GAME_NUMBER = 2**31 - 1
 END_STATUSES = ("finished", "forfeited", "annulled")
@@ -31,14 +33,18 @@ def create_game(
     mentor: str | None = None,
     variant: str | None = None,
     agreements: tuple[str, ...] = (),
+    position: Any = None,
 ) -> SignedEntry:
-    """Create a game and its genesis entry, which commits to the game's dice seed."""
+    """Create a game and its genesis entry, which commits to the game's dice seed and names
+    the position it starts from (``position``: a position document, for variants and games
+    moved from elsewhere; default: the Classic initial position)."""
     if number is not None and not 1 <= number <= MAX_GAME_NUMBER:
         raise InvalidRequest(f"number: must be from 1 to {MAX_GAME_NUMBER}", "number")
     variant = (variant or "").strip() or None
     clean_agreements = [text.strip() for text in agreements if text.strip()]
+    start = initial() if position is None else read_position(position)
     try:
-        return _create_game(ctx, axis, allies, number, mentor, variant, clean_agreements)
+        return _create_game(ctx, axis, allies, number, mentor, variant, clean_agreements, start)
     except IntegrityError:
         raise Conflict(
             f"game number {number or '(next)'} was taken at the same moment: try again", "number"
@@ -53,6 +59,7 @@ def _create_game(
     mentor: str | None,
     variant: str | None,
     clean_agreements: list[str],
+    start: Position,
 ) -> SignedEntry:
     with writing(ctx.sessions) as session:
         axis_member = member_by_email(session, axis, "axis")
@@ -76,6 +83,7 @@ def _create_game(
         )
         session.add(game)
         session.flush()
+        session.add(new_turn_row(number, start))
         chain = Chain.game(number)
         ledger.lock_game(session, number)
         commitment = dice.new_seed(session, ctx.keys.seed_box, chain, 1)
@@ -85,6 +93,7 @@ def _create_game(
                 "players": {"axis": axis_member.email, "allies": allies_member.email},
                 "agreements": clean_agreements,
                 "seed_commitment": commitment,
+                "position": dump_json(start),
             }
             if mentor_member is not None:
                 data["mentor"] = mentor_member.email

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from dice_server.db import writing
+from dice_server.db import reading, writing
 from dice_server.errors import Conflict, InvalidRequest, NotFound, Unauthorized
 from dice_server.models import Member
 from dice_server.services import ServiceContext
@@ -89,3 +89,11 @@ def member_by_email(session: Session, address: str, field: str = "email") -> Mem
     if member is None:
         raise NotFound(f"{field}: no member with the address {address}", field)
     return member
+
+
+def all_members(ctx: ServiceContext) -> list[Member]:
+    """Every member, by address (for the operator's list)."""
+    with reading(ctx.sessions) as session:
+        members = list(session.execute(select(Member).order_by(Member.email_key)).scalars())
+        session.expunge_all()
+        return members

@@ -28,7 +28,7 @@ def send_note(
     def build(_seq: int, _seed: SealedSeed | None, member: Actor) -> dict[str, Any]:
         return note.record(member.email)
 
-    def check(session: Session) -> None:
+    def check(session: Session, _actor: Actor) -> None:
         if note.ref_seq is not None:
             check_reference(session, number, note.ref_seq, note.topic)
 

@@ -7,11 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.orm import Session
+
+from dice_server.dice import SealedSeed
 from dice_server.errors import NotFound
 from dice_server.kinds import REGISTRY, ROLL_KINDS
 from dice_server.ledger import SignedEntry
+from dice_server.models import GameTurn
 from dice_server.services import ServiceContext
-from dice_server.services.entries import Retry, Who, record, thrower
+from dice_server.services.battles import link_roll
+from dice_server.services.entries import Actor, Retry, Who, record, thrower
 from dice_server.services.notes import send_note
 
 
@@ -31,15 +36,34 @@ def write(
     if read is None:
         raise NotFound(f"there is no roll of kind {kind!r}")
     request = read(payload)
+    sessions: list[Session] = []
+
+    def build(seq: int, seed: SealedSeed | None, member: Actor) -> dict[str, Any]:
+        data: dict[str, Any] = request.record(member.email, thrower(ctx, seq, seed))
+        if kind == "roll":
+            data.update(link_roll(sessions[0], number, data))
+        if kind != "tech-roll":
+            started(sessions[0], number, seq)
+        return data
+
     return record(
         ctx,
         who,
         number,
         kind,
-        lambda seq, seed, member: request.record(member.email, thrower(ctx, seq, seed)),
+        build,
         needs_dice=True,
         retry=retry,
+        check=lambda session, _actor: sessions.append(session),
     )
+
+
+def started(session: Session, number: int, seq: int) -> None:
+    """The first die of a declared turn (a battle or a bombing raid; research comes before
+    the pre-combat turn) ends the time for amending its combat moves."""
+    row = session.get(GameTurn, number)
+    if row is not None and row.phase == "combat" and row.rolled_seq is None:
+        row.rolled_seq = seq
 
 
 def roll_battle(

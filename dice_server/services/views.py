@@ -15,7 +15,7 @@ from dice_server.db import reading
 from dice_server.errors import NotFound
 from dice_server.kinds import describe, subject
 from dice_server.ledger import Chain, SignedEntry
-from dice_server.models import Game, Member
+from dice_server.models import Game, GameTurn, Member
 from dice_server.services import ServiceContext
 from dice_server.services.games import check_participant
 from dice_server.services.outbox import mail_states
@@ -188,3 +188,24 @@ def game_entry(ctx: ServiceContext, number: int, seq: int, viewer: Member) -> En
             entry=_timeline_entry(number, entry, mail.get(seq, "not queued")),
             start=None if newest else seq,
         )
+
+
+def all_games(ctx: ServiceContext) -> list[str]:
+    """Every game in a line (for the operator's list): number, status, the players, and
+    the round and power to move."""
+    with reading(ctx.sessions) as session:
+        games = session.execute(
+            select(Game)
+            .options(selectinload(Game.axis), selectinload(Game.allies))
+            .order_by(Game.number)
+        ).scalars()
+        turns = {t.game_number: t for t in session.execute(select(GameTurn)).scalars()}
+        lines = []
+        for game in games:
+            turn = turns.get(game.number)
+            where = f"round {turn.round}, {turn.power} {turn.phase}" if turn else "round 1, USSR"
+            lines.append(
+                f"{game.number}\t{game.status}\t{game.axis.name} <{game.axis.email}> (Axis) v "
+                f"{game.allies.name} <{game.allies.email}> (Allies)\t{where}"
+            )
+        return lines

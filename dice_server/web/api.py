@@ -12,11 +12,13 @@ from dice_server.jsonbody import read_json
 from dice_server.kinds import BY_API_PATH
 from dice_server.ledger import SignedEntry
 from dice_server.models import Member
+from dice_server.services.battles import current_battles
 from dice_server.services.entries import ApiToken, Retry
 from dice_server.services.games import export_ledger
 from dice_server.services.keys import published_keys
 from dice_server.services.members import member_by_token
 from dice_server.services.rolls import write
+from dice_server.services.turns import game_position, submit_turn
 from dice_server.web.context import service_context
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -61,6 +63,24 @@ def post_entry(number: int, what: str) -> tuple[Response, int]:
     """A roll or a note: the entry kind whose API path is ``what`` (dice_server.kinds)."""
     token, payload, retry = posted()
     return created(write(service_context(), BY_API_PATH[what].name, token, number, payload, retry))
+
+
+@bp.post("/games/<int:number>/turns")
+def post_turn(number: int) -> tuple[Response, int]:
+    """A turn email: recorded as a submission, with the engine's report on it."""
+    token, payload, retry = posted()
+    entry, report = submit_turn(service_context(), token, number, payload, retry)
+    return jsonify({"entry": entry.signed(), "report": report}), 201
+
+
+@bp.get("/games/<int:number>/position")
+def get_position(number: int) -> Response:
+    return jsonify(game_position(service_context(), number, authenticated()))
+
+
+@bp.get("/games/<int:number>/battles")
+def get_battles(number: int) -> Response:
+    return jsonify(current_battles(service_context(), number, authenticated()))
 
 
 @bp.get("/games/<int:number>/ledger")

@@ -1,0 +1,39 @@
+"""A turn email through the service (``submission``): the text as the player wrote it, what
+the rules engine found in it against the game's position, and whether it is in force (IAAPA
+Amendments and Special Orders: a late amendment is recorded but changes nothing)."""
+
+from __future__ import annotations
+
+from dice_server.kinds.base import Data, EntryKind
+
+
+def headline(data: Data) -> str:
+    amended = " (amendment)" if "amends" in data else ""
+    late = ", NOT IN FORCE" if not data.get("in_force", 1) else ""
+    return f"{data['power']}: round {data['round']} {data['phase']} turn{amended}{late}"
+
+
+def finding_line(finding: Data) -> str:
+    where = f"line {finding['line']}: " if finding.get("line") else ""
+    return f"  {where}{finding['severity']}: {finding['message']} ({finding['rule']})"
+
+
+def describe(data: Data) -> list[str]:
+    lines = [f"{data['power']}, round {data['round']}, {data['phase']} turn"]
+    if "amends" in data:
+        lines.append(f"Amends entry #{data['amends']}")
+    if not data.get("in_force", 1):
+        lines.append(f"Not in force: {data.get('late', 'sent too late')}")
+    findings = data.get("findings", [])
+    errors = sum(1 for f in findings if f.get("severity") == "error")
+    lines.append(
+        f"Checked against the position {data['position_sha256'][:16]}…: "
+        f"{errors} error(s), {len(findings) - errors} other finding(s)"
+    )
+    lines += [finding_line(f) for f in findings]
+    if "new_position_sha256" in data:
+        lines.append(f"The position after it: {data['new_position_sha256'][:16]}…")
+    return [*lines, "", "The turn as sent:", "", *str(data["text"]).splitlines()]
+
+
+KIND = EntryKind(name="submission", headline=headline, describe=describe)

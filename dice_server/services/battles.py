@@ -1,0 +1,204 @@
+"""The current turn's battles: each declared battle of the pre-combat turn in force, the
+rolls made for it, and what the rules engine makes of their dice.
+
+A battle roll whose ``battle`` names a territory the pre-combat turn declares is linked to
+that battle (the entry records ``"declared": {"submission", "number"}``), and units that
+differ from what should be rolling are recorded as findings: in the first round the
+declaration (IAAPA Error Correction III: too few units, too many units, wrong units), after
+it the survivors the engine computes from the dice already recorded. A roll for a battle the
+pre-combat turn does not declare is recorded with that finding. Games whose players use the
+dice server alone (no pre-combat turn in force) get their rolls recorded unlinked, exactly
+as before turns went through the service.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from adjudicator.diagnostics import Rule
+from adjudicator.rolls import EntryError, replay
+from dice_server.db import reading
+from dice_server.errors import NotFound
+from dice_server.kinds.battle import place
+from dice_server.models import Game, GameTurn, LedgerEntry, Member
+from dice_server.services import ServiceContext
+from dice_server.services.games import check_participant
+
+COMBAT = "combat"
+
+
+def _body(session: Session, number: int, seq: int) -> dict[str, Any]:
+    body = session.execute(
+        select(LedgerEntry.body).where(LedgerEntry.game_number == number, LedgerEntry.seq == seq)
+    ).scalar_one()
+    parsed: dict[str, Any] = json.loads(body)
+    return parsed
+
+
+def linked_rolls(session: Session, number: int, submission: int) -> list[dict[str, Any]]:
+    """The roll entries (bodies) linked to a battle of pre-combat submission ``submission``,
+    in seq order."""
+    bodies = session.execute(
+        select(LedgerEntry.body)
+        .where(
+            LedgerEntry.game_number == number,
+            LedgerEntry.seq > submission,
+            LedgerEntry.kind == "roll",
+        )
+        .order_by(LedgerEntry.seq)
+    ).scalars()
+    found = []
+    for body in bodies:
+        entry = json.loads(body)
+        if entry["data"].get("declared", {}).get("submission") == submission:
+            found.append(entry)
+    return found
+
+
+def _finding(rule: Rule, message: str) -> dict[str, Any]:
+    return {"severity": "error", "rule": rule.citation, "message": message}
+
+
+def _listed(units: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    return {str(u["unit"]): int(u["count"]) for u in units}
+
+
+def _compare(
+    side: str, rolled: Mapping[str, int], expected: Mapping[str, int], what: str
+) -> list[dict[str, Any]]:
+    """Findings for a side whose rolled units differ from ``expected``."""
+    found = []
+    for unit in sorted(set(rolled) | set(expected)):
+        have, want = rolled.get(unit, 0), expected.get(unit, 0)
+        if have == want:
+            continue
+        if want == 0:
+            found.append(
+                _finding(
+                    Rule.WRONG_UNITS,
+                    f"{side}: {have} {unit} rolled, but {what} has no {unit}: "
+                    '"if a player enters the wrong type of unit then its roll will be ignored"',
+                )
+            )
+        elif have > want:
+            found.append(
+                _finding(
+                    Rule.TOO_MANY_UNITS,
+                    f"{side}: {have} {unit} rolled, {want} in {what}: take the correct number "
+                    "of dice from the left",
+                )
+            )
+        else:
+            found.append(
+                _finding(
+                    Rule.TOO_FEW_UNITS,
+                    f"{side}: {have} {unit} rolled, {want} in {what}: roll for the missing "
+                    "units and then re-roll the remainder of the battle",
+                )
+            )
+    return found
+
+
+def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[str, Any]:
+    """What a battle roll about to be recorded adds to its data: its declared battle and
+    the findings on its units; nothing when no pre-combat turn is in force."""
+    row = session.get(GameTurn, number)
+    if row is None or row.phase != COMBAT or row.precombat_seq is None:
+        return {}
+    submission = row.precombat_seq
+    declared = _body(session, number, submission)["data"].get("battles", [])
+    where = place(str(data["battle"]))
+    match = next(
+        (b for b in declared if b.get("territory") == where and b.get("kind") == "battle"),
+        None,
+    )
+    if match is None:
+        listed = ", ".join(f"#{b['number']} {b['territory']}" for b in declared) or "none"
+        return {
+            "findings": [
+                _finding(
+                    Rule.CDE,
+                    f"{where} is not a battle of the pre-combat turn in force (entry "
+                    f"#{submission}; its battles: {listed})",
+                )
+            ]
+        }
+    link = {"submission": submission, "number": int(match["number"])}
+    earlier = [
+        e for e in linked_rolls(session, number, submission) if e["data"]["declared"] == link
+    ]
+    rolled = {"attacker": _listed(data["attacker"]), "defender": _listed(data["defender"])}
+    if not earlier:
+        expected = {s: dict(match.get(s, {})) for s in ("attacker", "defender")}
+        what = f"the declaration of battle #{link['number']} (entry #{submission})"
+    else:
+        try:
+            result = replay(earlier)
+        except (EntryError, ValueError):
+            return {"declared": link}
+        survivors: Any = result.get("survivors", {})
+        expected = {s: dict(survivors.get(s, {})) for s in ("attacker", "defender")}
+        what = f"the survivors of battle #{link['number']}'s earlier rolls"
+    expected["defender"].pop("IC", None)
+    findings = []
+    for side in ("attacker", "defender"):
+        if side == "defender" and not rolled["defender"]:
+            continue  # defenders may go unlisted when the attacker rolls alone
+        findings += _compare(side, rolled[side], expected[side], what)
+    out: dict[str, Any] = {"declared": link}
+    if findings:
+        out["findings"] = findings
+    return out
+
+
+def _status(result: Mapping[str, Any] | None) -> str:
+    if result is None:
+        return "declared"
+    if result.get("outcome") != "continues":
+        return "decided"
+    rounds: Any = result.get("rounds") or []
+    pause = rounds[-1].get("pause") if rounds else None
+    return "must-pause" if pause and not pause.get("answered") else "in-progress"
+
+
+def current_battles(ctx: ServiceContext, number: int, viewer: Member) -> list[dict[str, Any]]:
+    """The current turn's declared battles, their rolls, status and the engine's result from
+    the ledger's dice (with the default orders of loss until declared ones are recorded)."""
+    with reading(ctx.sessions) as session:
+        game = session.get(Game, number)
+        if game is None:
+            raise NotFound(f"there is no game {number}: check the game number", "game")
+        check_participant(number, {game.axis_id, game.allies_id, game.mentor_id}, viewer)
+        row = session.get(GameTurn, number)
+        if row is None or row.precombat_seq is None:
+            return []
+        submission = row.precombat_seq
+        declared = _body(session, number, submission)["data"].get("battles", [])
+        rolls = linked_rolls(session, number, submission)
+    out = []
+    for battle in declared:
+        if battle.get("kind") != "battle":
+            continue
+        mine = [e for e in rolls if e["data"]["declared"]["number"] == battle["number"]]
+        result: dict[str, Any] | None = None
+        if mine:
+            try:
+                result = dict(replay(mine))
+            except (EntryError, ValueError) as exc:
+                result = {"error": str(exc)}
+        out.append(
+            {
+                "number": battle["number"],
+                "territory": battle["territory"],
+                "declared": {s: battle.get(s, {}) for s in ("attacker", "defender")},
+                "rolls": [e["seq"] for e in mine],
+                "status": _status(result) if result is None or "error" not in result else "error",
+                "result": result,
+            }
+        )
+    return out

@@ -1,0 +1,402 @@
+"""A game's turns through the service (IAAPA Declaration and Battle Resolution Procedures):
+the mover sends his pre-combat turn, rolls the declared battles, then sends his post-combat
+turn, which moves the board on to the next power. Each email is a ``submission`` entry,
+signed and timestamped like a roll, recorded with what the rules engine found in it against
+the game's own position; the position and whose turn it is are kept beside the ledger
+(:class:`~dice_server.models.GameTurn`) and the ledger alone rebuilds them (:func:`rebuild`).
+
+Timing (IAAPA Amendments and Special Orders): "Combat moves may be amended up until the
+first die roll of that turn. Non-combat moves and placements may be amended up until the
+opponent's next pre-combat turn." An amendment sent later is recorded (its timing matters
+under Error Correction VII) but is marked not in force and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from adjudicator.declarations import check_report, check_turn
+from adjudicator.names import power_label
+from adjudicator.notation import parse
+from adjudicator.notation.model import Turn, TurnKind
+from adjudicator.position import Position, dump_json, load_json
+from adjudicator.powers import Alliance, Power
+from dice_server.db import reading
+from dice_server.dice import SealedSeed
+from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
+from dice_server.ledger import SignedEntry
+from dice_server.models import Game, GameTurn, LedgerEntry, Member
+from dice_server.requests import check_fields, text
+from dice_server.services import ServiceContext
+from dice_server.services.entries import Actor, Retry, Who, record
+from dice_server.services.games import check_participant
+from dice_server.services.positions import (
+    PRE_COMBAT,
+    digest,
+    genesis_position,
+    new_turn_row,
+    position_text,
+)
+
+MAX_TURN = 50_000
+"""Characters of one turn email (a long post-combat turn with a full map is ~5,000)."""
+
+COMBAT, POST_COMBAT = "combat", "post-combat"
+
+
+def turn_row(session: Session, number: int) -> GameTurn:
+    """The game's turn row, made from its genesis when the game predates kept positions."""
+    row = session.get(GameTurn, number)
+    if row is None:
+        body = session.execute(
+            select(LedgerEntry.body).where(LedgerEntry.game_number == number, LedgerEntry.seq == 1)
+        ).scalar_one_or_none()
+        if body is None:
+            raise NotFound(f"there is no game {number}: check the game number", "game")
+        row = new_turn_row(number, genesis_position(json.loads(body)["data"]))
+        session.add(row)
+        session.flush()
+    return row
+
+
+# --- whose turn ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnState:
+    round: int
+    power: str
+    phase: str
+
+    def json(self) -> dict[str, Any]:
+        return {"round": self.round, "power": self.power, "phase": self.phase}
+
+
+def player_of(game: Game | Any, power: Power) -> int:
+    """The member id playing ``power``: the Axis player moves Germany and Japan."""
+    return int(game.axis_id if power.alliance is Alliance.AXIS else game.allies_id)
+
+
+def _power(name: str) -> Power:
+    return next(p for p in Power if power_label(p) == name)
+
+
+def _entry_data(session: Session, number: int, seq: int | None) -> dict[str, Any] | None:
+    if seq is None:
+        return None
+    body = session.execute(
+        select(LedgerEntry.body).where(LedgerEntry.game_number == number, LedgerEntry.seq == seq)
+    ).scalar_one()
+    data: dict[str, Any] = json.loads(body)["data"]
+    return data
+
+
+# --- submitting ------------------------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """What a submission does, worked out under the game's lock before its seq is taken."""
+
+    data: dict[str, Any]
+    report: dict[str, Any]
+    row: GameTurn
+    step: str
+    """``precombat`` (the turn is declared), ``amend-precombat``, ``postcombat`` (the board
+    moves on), ``amend-postcombat`` (the last turn's board is redone), or ``late`` (recorded,
+    not in force)."""
+    after: Position | None = None
+
+
+def _clean(value: Any) -> Any:
+    """The report's values as an entry may hold them: integers and text, no nulls."""
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_clean(v) for v in value if v is not None]
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def read_submission(payload: Any) -> tuple[str, Turn]:
+    """The turn a member sent: ``{"text": ...}``, read by the notation (leniently). Text that
+    holds no turn at all is refused before anything is recorded."""
+    fields = check_fields(payload, {"text"}, {"text"})
+    body = text(fields, "text", MAX_TURN, verbatim=True)
+    turn = parse(body)
+    if turn.kind is TurnKind.EMPTY:
+        raise InvalidRequest(
+            "text: no orders found in it: send the turn as you would mail it (a pre-combat "
+            "turn: purchases and combat moves; a post-combat turn: results, non-combat moves, "
+            "placements and the map update)",
+            "text",
+        )
+    if turn.kind is TurnKind.SPECIAL_ORDERS:
+        raise InvalidRequest(
+            "text: only special orders (orders of loss, withdrawals, retreats): send them "
+            "as a note through the roller (topic special-orders or retreat), not as a turn",
+            "text",
+        )
+    return body, turn
+
+
+def submit_turn(
+    ctx: ServiceContext, who: Who, number: int, payload: Any, retry: Retry | None = None
+) -> tuple[SignedEntry, dict[str, Any]]:
+    """Record one turn email of game ``number`` and the engine's findings on it; a
+    post-combat turn moves the kept position on. Returns the entry and the report (the JSON
+    of ``pbem turn check --json --position`` against the game's position)."""
+    body, turn = read_submission(payload)
+    plans: list[Plan] = []
+
+    def check(session: Session, actor: Actor) -> None:
+        plans.append(_plan(session, number, actor, body, turn))
+
+    def build(seq: int, _seed: SealedSeed | None, actor: Actor) -> dict[str, Any]:
+        plan = plans[-1]
+        _apply(plan, seq)
+        return {**plan.data, "by": actor.email}
+
+    entry = record(
+        ctx, who, number, "submission", build, needs_dice=False, retry=retry, check=check
+    )
+    if plans:
+        return entry, plans[-1].report
+    # A retry: the first entry stands; its report is recomputed from what it recorded.
+    return entry, {"findings": json.loads(entry.body)["data"].get("findings", [])}
+
+
+def _plan(session: Session, number: int, actor: Actor, body: str, turn: Turn) -> Plan:
+    game = session.get(Game, number)
+    assert game is not None
+    if game.status != "active":
+        raise Conflict(f"game {number} is {game.status}: no more turns are accepted")
+    row = turn_row(session, number)
+    mover = _power(row.power)
+    power = turn.power or mover
+    name = power_label(power)
+    previous_power = _previous_power(session, row)
+    amending_post = (
+        power is not mover
+        and power is previous_power
+        and turn.kind is TurnKind.POST_COMBAT
+        and row.previous_postcombat_seq is not None
+    )
+    if power is not mover and not amending_post:
+        raise Conflict(
+            f"it is {row.power}'s turn (round {row.round}, {row.phase}), not {name}'s: "
+            f"check the power named in the turn",
+            "text",
+        )
+    if actor.id != player_of(game, power):
+        side = "Axis" if power.alliance is Alliance.AXIS else "Allies"
+        raise Forbidden(f"only the {side} player may submit {name}'s turn")
+    post = turn.kind in (TurnKind.POST_COMBAT, TurnKind.MIXED)
+    if amending_post:
+        return _amend_postcombat(session, number, row, body, turn, name)
+    if not post and row.phase == PRE_COMBAT:
+        return _precombat(row, body, turn, name, step="precombat")
+    if not post:  # a second pre-combat turn: an amendment of the combat moves
+        step = "amend-precombat" if row.rolled_seq is None else "late"
+        plan = _precombat(row, body, turn, name, step=step)
+        plan.data["amends"] = row.precombat_seq
+        if step == "late":
+            plan.data["in_force"] = 0
+            plan.data["late"] = (
+                f"combat moves may be amended up until the first die roll of that turn: "
+                f"entry #{row.rolled_seq} rolled first (IAAPA Amendments and Special Orders)"
+            )
+        return plan
+    if turn.kind is TurnKind.POST_COMBAT and row.phase == PRE_COMBAT:
+        raise Conflict(
+            f"this is a post-combat turn, but {name}'s pre-combat turn for round "
+            f"{row.round} has not been sent: send the pre-combat turn (purchases and combat "
+            "moves) first",
+            "text",
+        )
+    precombat = _entry_data(session, number, row.precombat_seq)
+    return _postcombat(row, body, turn, name, precombat)
+
+
+def _previous_power(session: Session, row: GameTurn) -> Power | None:
+    if row.previous_position is None:
+        return None
+    return load_json(json.loads(row.previous_position)).to_move
+
+
+def _declared(report: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [
+        _clean({k: b.get(k) for k in ("number", "territory", "kind", "attacker", "defender")})
+        for b in report.get("battles", [])
+    ]
+
+
+def _data(
+    name: str, round_: int, phase: str, body: str, checked: str, report: Any
+) -> dict[str, Any]:
+    return {
+        "power": name,
+        "round": round_,
+        "phase": phase,
+        "text": body,
+        "position_sha256": checked,
+        "findings": _clean(report.get("diagnostics", [])),
+        "in_force": 1,
+    }
+
+
+def _precombat(row: GameTurn, body: str, turn: Turn, name: str, *, step: str) -> Plan:
+    position = load_json(json.loads(row.position))
+    report = check_report(body, position)
+    data = _data(name, row.round, PRE_COMBAT, body, row.position_sha256, report)
+    data["battles"] = _declared(report)
+    return Plan(data, report, row, step)
+
+
+def _postcombat(
+    row: GameTurn, body: str, turn: Turn, name: str, precombat: Mapping[str, Any] | None
+) -> Plan:
+    position = load_json(json.loads(row.position))
+    before = str(precombat["text"]) if precombat is not None else None
+    report = check_report(body, position, precombat=before)
+    checked = check_turn(turn, position, precombat=parse(before) if before else None)
+    data = _data(name, row.round, POST_COMBAT, body, row.position_sha256, report)
+    if turn.kind is TurnKind.MIXED:
+        data["battles"] = _declared(report)
+    after = checked.position
+    data["new_position_sha256"] = digest(position_text(after))
+    return Plan(data, report, row, "postcombat", after)
+
+
+def _amend_postcombat(
+    session: Session, number: int, row: GameTurn, body: str, turn: Turn, name: str
+) -> Plan:
+    assert row.previous_position is not None
+    start = load_json(json.loads(row.previous_position))
+    precombat = _entry_data(session, number, row.previous_precombat_seq)
+    before = str(precombat["text"]) if precombat is not None else None
+    report = check_report(body, start, precombat=before)
+    data = _data(name, start.round, POST_COMBAT, body, digest(row.previous_position), report)
+    data["amends"] = row.previous_postcombat_seq
+    if row.phase != PRE_COMBAT:
+        data["in_force"] = 0
+        data["late"] = (
+            f"non-combat moves and placements may be amended up until the opponent's next "
+            f"pre-combat turn: {row.power}'s pre-combat turn (entry #{row.precombat_seq}) "
+            "came first (IAAPA Amendments and Special Orders)"
+        )
+        return Plan(data, report, row, "late")
+    checked = check_turn(turn, start, precombat=parse(before) if before else None)
+    data["new_position_sha256"] = digest(position_text(checked.position))
+    return Plan(data, report, row, "amend-postcombat", checked.position)
+
+
+def _apply(plan: Plan, seq: int) -> None:
+    """The kept turn moves with the entry, in its transaction."""
+    row = plan.row
+    if plan.step in ("precombat", "amend-precombat"):
+        row.phase, row.precombat_seq = COMBAT, seq
+        return
+    if plan.step == "postcombat":
+        assert plan.after is not None
+        row.previous_position = row.position
+        row.previous_precombat_seq = row.precombat_seq
+    if plan.step in ("postcombat", "amend-postcombat"):
+        assert plan.after is not None
+        shown_json = position_text(plan.after)
+        row.position, row.position_sha256 = shown_json, digest(shown_json)
+        row.round, row.power = plan.after.round, power_label(plan.after.to_move)
+        row.phase, row.precombat_seq, row.rolled_seq = PRE_COMBAT, None, None
+        row.previous_postcombat_seq = seq
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def game_position(
+    ctx: ServiceContext, number: int, viewer: Member | None, *, at: int | None = None
+) -> dict[str, Any]:
+    """``{"position": <position JSON>, "turn": {"round", "power", "phase"}}`` for the game's
+    players, mentor and ministers (``viewer`` None: the operator, on the command line).
+    With ``at``, the position as the ledger alone rebuilds it after entry ``at``."""
+    with reading(ctx.sessions) as session:
+        game = session.get(Game, number)
+        if game is None:
+            raise NotFound(f"there is no game {number}: check the game number", "game")
+        if viewer is not None:
+            check_participant(number, {game.axis_id, game.allies_id, game.mentor_id}, viewer)
+        if at is not None:
+            if at < 1 or at > (game.head_seq or 0):
+                raise InvalidRequest(
+                    f"at: game {number} has entries 1 to {game.head_seq}, not {at}", "at"
+                )
+            bodies = session.execute(
+                select(LedgerEntry.body)
+                .where(LedgerEntry.game_number == number, LedgerEntry.seq <= at)
+                .order_by(LedgerEntry.seq)
+            ).scalars()
+            kept = rebuild(json.loads(b) for b in bodies)
+            return {"position": dump_json(kept.position), "turn": kept.state.json()}
+        row = session.get(GameTurn, number)
+        if row is None:
+            position = genesis_position(_entry_data(session, number, 1) or {})
+            state = TurnState(position.round, power_label(position.to_move), PRE_COMBAT)
+            return {"position": dump_json(position), "turn": state.json()}
+        return {
+            "position": json.loads(row.position),
+            "turn": TurnState(row.round, row.power, row.phase).json(),
+        }
+
+
+# --- the ledger alone --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """A game's position and turn as its ledger alone says, and any post-combat entry whose
+    recorded new position the engine no longer reaches."""
+
+    position: Position
+    state: TurnState
+    mismatches: tuple[int, ...] = ()
+
+
+def rebuild(entries: Iterable[Mapping[str, Any]]) -> Rebuilt:
+    """Replay a game's entries (bodies, in seq order): the genesis names the start, each
+    submission in force moves the turn as :func:`submit_turn` did when it was recorded."""
+    start = previous = None
+    precombat = previous_precombat = None
+    phase = PRE_COMBAT
+    mismatches = []
+    for entry in entries:
+        data = entry["data"]
+        if entry["kind"] == "genesis":
+            start = genesis_position(data)
+            continue
+        if entry["kind"] != "submission" or not data.get("in_force", 1) or start is None:
+            continue
+        if data["phase"] == PRE_COMBAT:
+            precombat, phase = str(data["text"]), COMBAT
+            continue
+        amending = "amends" in data and previous is not None
+        base, before = (previous, previous_precombat) if amending else (start, precombat)
+        assert base is not None
+        after = check_turn(
+            parse(str(data["text"])), base, precombat=parse(before) if before else None
+        ).position
+        if digest(position_text(after)) != data.get("new_position_sha256"):
+            mismatches.append(int(entry["seq"]))
+        if not amending:
+            previous, previous_precombat = start, precombat
+        start, precombat, phase = after, None, PRE_COMBAT
+    if start is None:
+        raise InvalidRequest("the ledger has no genesis entry: it does not start a game")
+    state = TurnState(start.round, power_label(start.to_move), phase)
+    return Rebuilt(start, state, tuple(mismatches))

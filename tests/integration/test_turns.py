@@ -1,0 +1,166 @@
+"""A game's turns through the service: submissions recorded as ledger entries and checked
+against the game's own position, rolls linked to the declared battles, the position kept and
+rebuilt from the ledger alone (issue 14)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from adjudicator.position import initial_json
+from tests.conftest import League
+
+TURNS = Path(__file__).resolve().parents[1] / "data" / "turns"
+
+USSR_PRE = (TURNS / "02-ussr-r1-precombat.txt").read_text()
+
+
+def submit(client: FlaskClient, league: League, who: str, text: str) -> Any:
+    return client.post(
+        f"/api/v1/games/{league.game}/turns",
+        data=json.dumps({"text": text}),
+        headers={**league.auth(who), "Content-Type": "application/json"},
+    )
+
+
+def get(client: FlaskClient, league: League, what: str, who: str = "axis") -> Any:
+    response = client.get(f"/api/v1/games/{league.game}/{what}", headers=league.auth(who))
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.get_json()
+
+
+def roll(client: FlaskClient, league: League, who: str, request: dict[str, Any]) -> Any:
+    return client.post(
+        f"/api/v1/games/{league.game}/rolls",
+        data=json.dumps(request),
+        headers={**league.auth(who), "Content-Type": "application/json"},
+    )
+
+
+def ledger(client: FlaskClient, league: League) -> list[dict[str, Any]]:
+    entries = get(client, league, "ledger")["entries"]
+    return [json.loads(e["body"]) for e in entries]
+
+
+def test_a_new_game_starts_from_the_classic_position(client: FlaskClient, league: League) -> None:
+    shown = get(client, league, "position")
+    assert shown["turn"] == {"round": 1, "power": "USSR", "phase": "pre-combat"}
+    assert shown["position"] == initial_json()
+    genesis = ledger(client, league)[0]
+    assert genesis["data"]["position"] == initial_json()
+
+
+def test_a_precombat_turn_is_recorded_with_its_report(client: FlaskClient, league: League) -> None:
+    response = submit(client, league, "allies", USSR_PRE)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    body = response.get_json()
+    entry = json.loads(body["entry"]["body"])
+    assert entry["kind"] == "submission"
+    data = entry["data"]
+    assert (data["power"], data["round"], data["phase"]) == ("USSR", 1, "pre-combat")
+    assert data["text"] == USSR_PRE and data["in_force"] == 1
+    assert [b["territory"] for b in data["battles"]] == ["Ukraine S.S.R.", "East Europe"]
+    assert body["report"]["summary"]["errors"] == 0
+    assert get(client, league, "position")["turn"]["phase"] == "combat"
+
+
+def test_only_the_mover_may_submit(client: FlaskClient, league: League) -> None:
+    refused = submit(client, league, "axis", USSR_PRE)
+    assert refused.status_code == 403
+    assert "only the Allies player may submit USSR's turn" in refused.get_json()["error"]
+    wrong_power = submit(client, league, "axis", "Germany 1 pre-combat\npurchases: 2 inf\n")
+    assert wrong_power.status_code == 409
+    assert "it is USSR's turn" in wrong_power.get_json()["error"]
+    assert len(ledger(client, league)) == 1
+
+
+@pytest.mark.parametrize("text", ["", "   ", "Hi Bob, your move soon. Cheers"])
+def test_text_with_no_turn_records_nothing(client: FlaskClient, league: League, text: str) -> None:
+    refused = submit(client, league, "allies", text)
+    assert refused.status_code == 400
+    assert len(ledger(client, league)) == 1
+
+
+def test_a_roll_is_linked_to_its_declared_battle(client: FlaskClient, league: League) -> None:
+    submit(client, league, "allies", USSR_PRE)
+    request = {
+        "round": 1,
+        "turn": 1,
+        "country": "USSR",
+        "battle": "Ukraine",
+        "attacker": [
+            {"unit": "INF", "count": 6},
+            {"unit": "ARM", "count": 2},
+            {"unit": "FTR", "count": 1},
+        ],
+        "defender": [
+            {"unit": "INF", "count": 3},
+            {"unit": "ARM", "count": 2},
+            {"unit": "FTR", "count": 1},
+        ],
+    }
+    rolled = roll(client, league, "allies", request)
+    assert rolled.status_code == 201, rolled.get_data(as_text=True)
+    data = json.loads(rolled.get_json()["body"])["data"]
+    assert data["declared"] == {"submission": 2, "number": 1}
+    assert "findings" not in data
+    battles = get(client, league, "battles")
+    assert [b["territory"] for b in battles] == ["Ukraine S.S.R.", "East Europe"]
+    assert battles[0]["rolls"] == [3] and battles[0]["result"] is not None
+    assert battles[0]["status"] in ("in-progress", "must-pause", "decided")
+    assert battles[1]["status"] == "declared" and battles[1]["result"] is None
+    too_many = {
+        **request,
+        "battle": "East Europe",
+        "attacker": [{"unit": "FTR", "count": 2}],
+        "defender": [
+            {"unit": "INF", "count": 3},
+            {"unit": "ARM", "count": 1},
+            {"unit": "FTR", "count": 1},
+        ],
+    }
+    extra = json.loads(roll(client, league, "allies", too_many).get_json()["body"])["data"]
+    assert extra["declared"] == {"submission": 2, "number": 2}
+    assert [f["rule"] for f in extra["findings"]] == ["IAAPA Error Correction III: Too many units"]
+    stray = {**request, "battle": "Finland Norway"}
+    undeclared = json.loads(roll(client, league, "allies", stray).get_json()["body"])["data"]
+    assert "declared" not in undeclared
+    assert "not a battle of the pre-combat turn" in undeclared["findings"][0]["message"]
+
+
+def test_combat_moves_amended_before_the_first_die_only(
+    client: FlaskClient, league: League
+) -> None:
+    """IAAPA Amendments and Special Orders: "Combat moves may be amended up until the first
+    die roll of that turn." """
+    submit(client, league, "allies", USSR_PRE)
+    amended = submit(client, league, "allies", USSR_PRE.replace("8 inf ($24)", "6 inf ($18)"))
+    data = json.loads(amended.get_json()["entry"]["body"])["data"]
+    assert (data["amends"], data["in_force"]) == (2, 1)
+    request = {
+        "round": 1,
+        "turn": 1,
+        "country": "USSR",
+        "battle": "East Europe",
+        "attacker": [{"unit": "FTR", "count": 1}],
+        "defender": [{"unit": "INF", "count": 3}],
+    }
+    assert roll(client, league, "allies", request).status_code == 201
+    late = submit(client, league, "allies", USSR_PRE)
+    data = json.loads(late.get_json()["entry"]["body"])["data"]
+    assert (data["amends"], data["in_force"]) == (3, 0)
+    assert "first die roll" in data["late"]
+    assert get(client, league, "battles")[1]["rolls"] == [4]
+
+
+def test_a_postcombat_turn_before_its_precombat_is_refused(
+    client: FlaskClient, league: League
+) -> None:
+    post = "Russia 1 post-combat\n\nNCM:\nRussia 2 inf -> Karelia\n"
+    refused = submit(client, league, "allies", post)
+    assert refused.status_code == 409
+    assert "pre-combat turn" in refused.get_json()["error"]
