@@ -20,8 +20,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudicator.battle import resolve_json
 from adjudicator.diagnostics import Rule
-from adjudicator.rolls import EntryError, replay
+from adjudicator.notation import parse
+from adjudicator.rolls import battle_document
 from dice_server.db import reading
 from dice_server.errors import NotFound
 from dice_server.kinds.battle import place
@@ -137,9 +139,12 @@ def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[st
         expected = {s: dict(match.get(s, {})) for s in ("attacker", "defender")}
         what = f"the declaration of battle #{link['number']} (entry #{submission})"
     else:
+        game = session.get(Game, number)
+        assert game is not None
+        orders = orders_of_loss(session, number, game, row, match, earlier[0]["seq"])
         try:
-            result = replay(earlier)
-        except (EntryError, ValueError):
+            result = resolved(earlier, orders)
+        except ValueError:
             return {"declared": link}
         survivors: Any = result.get("survivors", {})
         expected = {s: dict(survivors.get(s, {})) for s in ("attacker", "defender")}
@@ -166,9 +171,77 @@ def _status(result: Mapping[str, Any] | None) -> str:
     return "must-pause" if pause and not pause.get("answered") else "in-progress"
 
 
+def _orders_in(text: str, number: int, territory: str) -> list[str]:
+    """The order of loss a turn or note sets for battle ``number`` (by number, territory, or
+    for every battle), as unit names lost first; a count written for a step ("1 INF, FTR,
+    INF") keeps the unit's first place only."""
+    order: list[str] = []
+    for special in parse(text).orders_of_loss:
+        scoped = special.number is not None or special.territory is not None
+        if scoped and special.number != number and special.territory != territory:
+            continue
+        order = []
+        for step in special.order:
+            if step.unit.value not in order:
+                order.append(step.unit.value)
+    return order
+
+
+def orders_of_loss(
+    session: Session,
+    number: int,
+    game: Game,
+    row: GameTurn,
+    battle: Mapping[str, Any],
+    first_roll: int | None,
+) -> dict[str, list[str]]:
+    """The orders of loss in force for a declared battle (IAAPA Orders of Loss: "If a
+    defender does not send in any special orders of loss prior to the attacker rolling the
+    battle then the Association defaults will be used"): the attacker's from his pre-combat
+    turn; either side's from a special-orders note sent before the battle's first roll."""
+    assert row.precombat_seq is not None
+    mover_is_axis = _power_alliance_axis(row.power)
+    attacker_email = game.axis.email if mover_is_axis else game.allies.email
+    where, which = str(battle["territory"]), int(battle["number"])
+    orders: dict[str, list[str]] = {}
+    pre = _body(session, number, row.precombat_seq)["data"]["text"]
+    if found := _orders_in(str(pre), which, where):
+        orders["attacker"] = found
+    notes = session.execute(
+        select(LedgerEntry.body)
+        .where(
+            LedgerEntry.game_number == number,
+            LedgerEntry.seq > row.precombat_seq,
+            LedgerEntry.seq < (first_roll or 2**31),
+            LedgerEntry.kind == "note",
+        )
+        .order_by(LedgerEntry.seq)
+    ).scalars()
+    for body in notes:
+        data = json.loads(body)["data"]
+        if data.get("topic") != "special-orders":
+            continue
+        if found := _orders_in(str(data["text"]), which, where):
+            orders["attacker" if data.get("by") == attacker_email else "defender"] = found
+    return orders
+
+
+def _power_alliance_axis(power: str) -> bool:
+    return power in ("Germany", "Japan")
+
+
+def resolved(rolls: Sequence[Mapping[str, Any]], orders: Mapping[str, list[str]]) -> dict[str, Any]:
+    """The battle of these roll entries resolved with the orders of loss in force."""
+    doc = battle_document(rolls)
+    if orders:
+        doc["order_of_loss"] = dict(orders)
+    return dict(resolve_json(doc))
+
+
 def current_battles(ctx: ServiceContext, number: int, viewer: Member) -> list[dict[str, Any]]:
     """The current turn's declared battles, their rolls, status and the engine's result from
-    the ledger's dice (with the default orders of loss until declared ones are recorded)."""
+    the ledger's dice with the orders of loss in force (declared, else the defaults)."""
+    out = []
     with reading(ctx.sessions) as session:
         game = session.get(Game, number)
         if game is None:
@@ -180,25 +253,29 @@ def current_battles(ctx: ServiceContext, number: int, viewer: Member) -> list[di
         submission = row.precombat_seq
         declared = _body(session, number, submission)["data"].get("battles", [])
         rolls = linked_rolls(session, number, submission)
-    out = []
-    for battle in declared:
-        if battle.get("kind") != "battle":
-            continue
-        mine = [e for e in rolls if e["data"]["declared"]["number"] == battle["number"]]
-        result: dict[str, Any] | None = None
-        if mine:
-            try:
-                result = dict(replay(mine))
-            except (EntryError, ValueError) as exc:
-                result = {"error": str(exc)}
-        out.append(
-            {
-                "number": battle["number"],
-                "territory": battle["territory"],
-                "declared": {s: battle.get(s, {}) for s in ("attacker", "defender")},
-                "rolls": [e["seq"] for e in mine],
-                "status": _status(result) if result is None or "error" not in result else "error",
-                "result": result,
-            }
-        )
+        for battle in declared:
+            if battle.get("kind") != "battle":
+                continue
+            mine = [e for e in rolls if e["data"]["declared"]["number"] == battle["number"]]
+            first = mine[0]["seq"] if mine else None
+            orders = orders_of_loss(session, number, game, row, battle, first)
+            result: dict[str, Any] | None = None
+            status = "declared"
+            if mine:
+                try:
+                    result = resolved(mine, orders)
+                    status = _status(result)
+                except ValueError as exc:
+                    result, status = {"error": str(exc)}, "error"
+            out.append(
+                {
+                    "number": battle["number"],
+                    "territory": battle["territory"],
+                    "declared": {s: battle.get(s, {}) for s in ("attacker", "defender")},
+                    "orders_of_loss": orders,
+                    "rolls": [e["seq"] for e in mine],
+                    "status": status,
+                    "result": result,
+                }
+            )
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
+from flask_login import current_user
 
 from dice_server.db import reading
 from dice_server.errors import Unauthorized
@@ -37,6 +38,11 @@ def bearer_token() -> ApiToken:
 
 
 def authenticated() -> Member:
+    """The member a GET is for: the bearer token's, or, without one, the member logged in
+    to the pages (so the ledger link on a game page and in every mail opens in a browser)."""
+    if not request.headers.get("Authorization") and current_user.is_authenticated:
+        member: Member = current_user._get_current_object()
+        return member
     token = bearer_token()
     with reading(service_context().sessions) as session:
         return member_by_token(session, token.token)

@@ -306,3 +306,57 @@ def test_position_initial_and_declarations_checked_against_it(tmp_path: Path) ->
     broken.write_text(json.dumps({**position, "version": 9}))
     refused = runner.invoke(main, ["turn", "check", str(good), "--position", str(broken)])
     assert refused.exit_code == 2 and "error: the position" in refused.stderr
+
+
+def test_a_game_from_a_position_file_and_its_position(pbem: Pbem, tmp_path: Path) -> None:
+    """`pbem game create --position FILE` starts a game (a variant, a game moved from
+    elsewhere) from a position; `pbem game position N` prints it with whose turn it is."""
+    from adjudicator.position import initial_json
+
+    pbem("member", "add", "rommel@example.org", "--name", "Rommel", "--confirmed")
+    pbem("member", "add", "monty@example.org", "--name", "Monty", "--confirmed")
+    start = initial_json()
+    start["round"], start["to_move"] = 3, "UK"
+    start["banks"]["UK"] = 41
+    moved = tmp_path / "moved.json"
+    moved.write_text(json.dumps(start))
+    made = pbem(
+        "game",
+        "create",
+        "--axis",
+        "rommel@example.org",
+        "--allies",
+        "monty@example.org",
+        "--position",
+        str(moved),
+    )
+    assert made.exit_code == 0, made.stderr
+    number = made.stdout.strip()
+    shown = json.loads(pbem("game", "position", number).stdout)
+    assert shown["turn"] == {"round": 3, "power": "UK", "phase": "pre-combat"}
+    assert shown["position"]["banks"]["UK"] == 41
+    assert json.loads(pbem("game", "position", number, "--at", "1").stdout) == shown
+    listed = pbem("game", "list").stdout
+    assert f"{number}\tactive\tRommel <rommel@example.org> (Axis)" in listed
+    assert "round 3, UK pre-combat" in listed
+    members = pbem("member", "list").stdout.splitlines()
+    assert members == [
+        "monty@example.org\tMonty\tplayer\tconfirmed",
+        "rommel@example.org\tRommel\tplayer\tconfirmed",
+    ]
+    not_a_position = tmp_path / "bad.json"
+    not_a_position.write_text('{"version": 1, "kind": "position", "round": 0}')
+    refused = pbem(
+        "game",
+        "create",
+        "--axis",
+        "rommel@example.org",
+        "--allies",
+        "monty@example.org",
+        "--position",
+        str(not_a_position),
+    )
+    assert refused.exit_code == 2 and "not a position" in refused.stderr
+    assert pbem("game", "list").stdout == listed
+    missing = pbem("game", "position", "99")
+    assert missing.exit_code == 1 and "there is no game 99" in missing.stderr

@@ -164,3 +164,122 @@ def test_a_postcombat_turn_before_its_precombat_is_refused(
     refused = submit(client, league, "allies", post)
     assert refused.status_code == 409
     assert "pre-combat turn" in refused.get_json()["error"]
+
+
+USSR_POST = """Russia 1 post-combat
+
+Results:
+Attack #1 - Ukraine: won, 4 INF 2 ARM 1 FTR left
+Attack #2 - E Europe: lost, the fighter was shot down
+
+Non-combat moves:
+Ukraine 1 FTR to Caucasus
+
+Placement:
+Russia 8 INF
+
+Russia 12/$30
+"""
+
+GERMANY_PRE = """Germany 1 pre-combat
+
+Purchases: 5 INF ($15)
+
+Combat moves:
+Attack #1 - Ukraine (2 INF, 1 ARM)
+E Europe 2 INF, 1 ARM
+"""
+
+
+def test_the_postcombat_turn_moves_the_board(client: FlaskClient, league: League) -> None:
+    submit(client, league, "allies", USSR_PRE)
+    response = submit(client, league, "allies", USSR_POST)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    data = json.loads(response.get_json()["entry"]["body"])["data"]
+    assert data["phase"] == "post-combat" and len(data["new_position_sha256"]) == 64
+    shown = get(client, league, "position")
+    assert shown["turn"] == {"round": 1, "power": "Germany", "phase": "pre-combat"}
+    assert shown["position"]["owners"]["Ukraine S.S.R."] == "USSR"
+    assert shown["position"]["to_move"] == "Germany"
+    assert get(client, league, "battles") == []
+    # The ledger alone rebuilds the kept position, at any entry.
+    runner_position = rebuilt(league, 3)
+    assert runner_position == shown
+    assert rebuilt(league, 2)["turn"] == {"round": 1, "power": "USSR", "phase": "combat"}
+    assert rebuilt(league, 1)["position"] == initial_json()
+
+
+def rebuilt(league: League, at: int) -> Any:
+    from dice_server.services.turns import game_position
+
+    return game_position(league.ctx, league.game, None, at=at)
+
+
+def test_noncombat_moves_amended_until_the_opponents_next_precombat_turn(
+    client: FlaskClient, league: League
+) -> None:
+    """IAAPA Amendments and Special Orders: "Non-combat moves and placements may be amended
+    up until the opponent's next pre-combat turn." """
+    submit(client, league, "allies", USSR_PRE)
+    submit(client, league, "allies", USSR_POST)
+    amended_text = USSR_POST.replace("Russia 8 INF", "Karelia 8 INF")
+    amended = submit(client, league, "allies", amended_text)
+    assert amended.status_code == 201, amended.get_data(as_text=True)
+    data = json.loads(amended.get_json()["entry"]["body"])["data"]
+    assert (data["amends"], data["in_force"]) == (3, 1)
+    kept = get(client, league, "position")
+    assert kept["turn"]["power"] == "Germany"
+    assert rebuilt(league, 4) == kept
+    germany = submit(client, league, "axis", GERMANY_PRE)
+    assert germany.status_code == 201, germany.get_data(as_text=True)
+    late = submit(client, league, "allies", USSR_POST)
+    data = json.loads(late.get_json()["entry"]["body"])["data"]
+    assert data["in_force"] == 0 and "opponent's next pre-combat turn" in data["late"]
+    assert get(client, league, "position")["position"] == kept["position"]
+
+
+UKRAINE_ROLL = {
+    "round": 1,
+    "turn": 1,
+    "country": "USSR",
+    "battle": "Ukraine",
+    "attacker": [
+        {"unit": "INF", "count": 6},
+        {"unit": "ARM", "count": 2},
+        {"unit": "FTR", "count": 1},
+    ],
+    "defender": [
+        {"unit": "INF", "count": 3},
+        {"unit": "ARM", "count": 2},
+        {"unit": "FTR", "count": 1},
+    ],
+}
+
+
+def note(client: FlaskClient, league: League, who: str, text: str) -> Any:
+    return client.post(
+        f"/api/v1/games/{league.game}/notes",
+        data=json.dumps({"topic": "special-orders", "text": text}),
+        headers={**league.auth(who), "Content-Type": "application/json"},
+    )
+
+
+def test_the_defenders_special_orders_of_loss_count_before_the_battle_is_rolled(
+    client: FlaskClient, league: League
+) -> None:
+    """IAAPA Orders of Loss: "If a defender does not send in any special orders of loss
+    prior to the attacker rolling the battle then the Association defaults will be used." """
+    submit(client, league, "allies", USSR_PRE)
+    assert (
+        note(client, league, "axis", "OOL for battle #1 (Ukraine): ARM, INF, FTR").status_code
+        == 201
+    )
+    assert roll(client, league, "allies", UKRAINE_ROLL).status_code == 201
+    assert note(client, league, "axis", "OOL for battle #2 (E Europe): FTR, INF").status_code == 201
+    ukraine, east_europe = get(client, league, "battles")
+    assert ukraine["orders_of_loss"] == {"defender": ["ARM", "INF", "FTR"]}
+    lost = ukraine["result"]["rounds"][0]["defender_casualties"]
+    if lost:  # the attacker scored: armour goes first, as ordered
+        assert "ARM" in lost and (lost.get("INF", 0) == 0 or lost["ARM"] == 2)
+    # East Europe is not rolled yet: the note sent now still comes before its first roll.
+    assert east_europe["orders_of_loss"] == {"defender": ["FTR", "INF"]}
