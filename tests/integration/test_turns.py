@@ -283,3 +283,56 @@ def test_the_defenders_special_orders_of_loss_count_before_the_battle_is_rolled(
         assert "ARM" in lost and (lost.get("INF", 0) == 0 or lost["ARM"] == 2)
     # East Europe is not rolled yet: the note sent now still comes before its first roll.
     assert east_europe["orders_of_loss"] == {"defender": ["FTR", "INF"]}
+
+
+def test_a_submission_never_half_applies(
+    client: FlaskClient, league: League, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entry, the new position and the outbox row commit together or not at all."""
+    from dice_server.services import outbox
+
+    submit(client, league, "allies", USSR_PRE)
+    before = get(client, league, "position")
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the outbox is unavailable")
+
+    monkeypatch.setattr(outbox, "enqueue", broken)
+    assert submit(client, league, "allies", USSR_POST).status_code == 500
+    monkeypatch.undo()
+    assert get(client, league, "position") == before
+    assert len(ledger(client, league)) == 2
+    assert submit(client, league, "allies", USSR_POST).status_code == 201
+    assert get(client, league, "position")["turn"]["power"] == "Germany"
+
+
+def test_each_submission_is_mailed_with_its_findings(app: Any, league: League) -> None:
+    """Each submission reaches both players and the mentor like any entry, with what the
+    engine found in the body."""
+    from dice_server.mail.delivery import deliver_due
+    from dice_server.services.turns import submit_turn
+    from tests.integration.test_mail import courier_for
+
+    allies = 2
+    text = USSR_PRE.replace(
+        "attack #2 - E Europe (3 INF, 1 ARM, 1 FTR)", "attack #2 - E Europe (3 INF)"
+    )
+    submit_turn(league.ctx, allies, league.game, {"text": text})
+    report = deliver_due(courier_for(app, MAIL_TRANSPORT="maildir"))
+    assert not report.failed
+    import email
+    from email import policy
+
+    maildir = Path(app.instance_path) / "maildir" / "new"
+    mails = [
+        email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in maildir.iterdir()
+    ]
+    (turn_mail,) = [m for m in mails if "pre-combat turn" in str(m["Subject"])]
+    assert str(turn_mail["Subject"]).endswith("USSR: round 1 pre-combat turn")
+    assert "allies@example.org" in str(turn_mail["To"]) and "axis@example.org" in str(
+        turn_mail["To"]
+    )
+    assert "mentor@example.org" in str(turn_mail["Cc"])
+    body = turn_mail.get_body(("plain",)).get_content()
+    assert "error: battle #2 (East Europe): defenders listed as 3 INF" in body
+    assert "The turn as sent:" in body and "attack #2 - E Europe (3 INF)" in body
