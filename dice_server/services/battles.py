@@ -135,6 +135,9 @@ def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[st
         e for e in linked_rolls(session, number, submission) if e["data"]["declared"] == link
     ]
     rolled = {"attacker": _listed(data["attacker"]), "defender": _listed(data["defender"])}
+    bombard = _listed(data.get("bombard", []))
+    if bombard:  # support shots are the declared battleships' (IAAPA Amphibious Assaults)
+        rolled["attacker"]["BB"] = rolled["attacker"].get("BB", 0) + bombard.get("BB", 0)
     if not earlier:
         expected = {s: dict(match.get(s, {})) for s in ("attacker", "defender")}
         what = f"the declaration of battle #{link['number']} (entry #{submission})"
@@ -148,6 +151,8 @@ def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[st
             return {"declared": link}
         survivors: Any = result.get("survivors", {})
         expected = {s: dict(survivors.get(s, {})) for s in ("attacker", "defender")}
+        if earlier[0]["data"].get("bombard"):  # battleships support the first round only
+            expected["attacker"].pop("BB", None)
         what = f"the survivors of battle #{link['number']}'s earlier rolls"
     expected["defender"].pop("IC", None)
     findings = []

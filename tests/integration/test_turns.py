@@ -336,3 +336,57 @@ def test_each_submission_is_mailed_with_its_findings(app: Any, league: League) -
     body = turn_mail.get_body(("plain",)).get_content()
     assert "error: battle #2 (East Europe): defenders listed as 3 INF" in body
     assert "The turn as sent:" in body and "attack #2 - E Europe (3 INF)" in body
+
+
+ROUND_1 = Path(__file__).resolve().parents[1] / "data" / "games" / "round-1"
+
+
+def battle_roll(country: str, battle: dict[str, Any]) -> dict[str, Any]:
+    """The roll for a declared battle, units as declared (a declared BB in a land battle
+    gives support shots)."""
+    listed = lambda units: [{"unit": u, "count": n} for u, n in units.items()]  # noqa: E731
+    attacker = dict(battle["declared"]["attacker"])
+    defender = {u: n for u, n in battle["declared"]["defender"].items() if u != "IC"}
+    request: dict[str, Any] = {"round": 1, "turn": 1, "country": country}
+    land = not any(u in ("TRN", "SUB", "AC") for u in (*attacker, *defender)) and (
+        "Sea Zone" not in battle["territory"]
+    )
+    if land and attacker.get("BB"):
+        request["bombard"] = [{"unit": "BB", "count": attacker.pop("BB")}]
+    request.update(battle=battle["territory"], attacker=listed(attacker), defender=listed(defender))
+    return request
+
+
+def test_a_full_round_on_the_classic_board(client: FlaskClient, league: League) -> None:
+    """All five powers through the API with recorded dice: land battles, a sea battle
+    (Germany in the East Mediterranean, Japan in the Indian Ocean), an amphibious assault
+    with support shots (UK on West Europe); the position the ledger rebuilds equals the kept
+    one at every turn."""
+    turns = sorted(ROUND_1.glob("*.txt"))
+    assert len(turns) == 10
+    for pre, post in zip(turns[0::2], turns[1::2], strict=True):
+        mover = get(client, league, "position")["turn"]["power"]
+        who = "axis" if mover in ("Germany", "Japan") else "allies"
+        sent = submit(client, league, who, pre.read_text())
+        assert sent.status_code == 201, (pre.name, sent.get_data(as_text=True))
+        assert sent.get_json()["report"]["summary"]["errors"] == 0, pre.name
+        for battle in get(client, league, "battles"):
+            rolled = roll(client, league, who, battle_roll(mover, battle))
+            assert rolled.status_code == 201, (pre.name, rolled.get_data(as_text=True))
+            data = json.loads(rolled.get_json()["body"])["data"]
+            assert data["declared"]["number"] == battle["number"]
+            assert "findings" not in data, (pre.name, data["findings"])
+        statuses = {b["status"] for b in get(client, league, "battles")}
+        assert statuses <= {"in-progress", "must-pause", "decided"}
+        done = submit(client, league, who, post.read_text())
+        assert done.status_code == 201, (post.name, done.get_data(as_text=True))
+        kept = get(client, league, "position")
+        head = len(ledger(client, league))
+        assert rebuilt(league, head) == kept, post.name
+    assert get(client, league, "position")["turn"] == {
+        "round": 2,
+        "power": "USSR",
+        "phase": "pre-combat",
+    }
+    kinds = [entry["kind"] for entry in ledger(client, league)]
+    assert kinds.count("submission") == 10 and kinds.count("roll") == 7
