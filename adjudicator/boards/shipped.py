@@ -5,12 +5,15 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
+from adjudicator.boards.geometry import BoardMap, loads_map
 from adjudicator.boards.iaapa_overlay import apply_overlay
 from adjudicator.boards.model import Board
 from adjudicator.boards.serialize import loads_board
 
 CLASSIC_JSON = "classic.json"
 """File name of the Classic board under ``adjudicator/boards/data/``."""
+CLASSIC_MAP_JSON = "classic_map.json"
+"""File name of the Classic board's picture (outlines, centres, colours), same folder."""
 
 
 def shipped_text(filename: str) -> str:
@@ -29,3 +32,10 @@ def classic_unclarified() -> Board:
 def classic() -> Board:
     """The Classic (2nd edition) board as the IAAPA plays it: the GEOGRAPHY overlay applied."""
     return apply_overlay(classic_unclarified())
+
+
+@functools.cache
+def classic_map() -> BoardMap:
+    """The picture of the Classic board: every space's outline, centre and the powers' colours
+    (generated from TripleA's ``world_war_ii_classic`` map by ``scripts/gen_classic_map.py``)."""
+    return loads_map(shipped_text(CLASSIC_MAP_JSON))

@@ -105,6 +105,35 @@ def position_initial() -> None:
     emit(initial_json())
 
 
+@position.command("draw")
+@click.argument("file")
+@click.option("-o", "--output", help="Write the SVG to this file (default: stdout).")
+def position_draw(file: str, output: str | None) -> None:
+    """Draw the position in FILE (- for stdin; JSON as `pbem position initial` prints it)
+    as an SVG picture of the board: land in its owner's colour, each power's units at the
+    centre of every space. Exits 2, writing nothing, when FILE is not a position."""
+    from adjudicator.boards.drawing import draw_svg
+    from adjudicator.position import load_json
+
+    text = read_input(file)
+    try:
+        svg = draw_svg(load_json(json.loads(text)))
+    except json.JSONDecodeError as exc:
+        click.echo(f"error: {file} is not JSON: {exc.msg} at line {exc.lineno}", err=True)
+        sys.exit(2)
+    except ValueError as exc:
+        click.echo(f"error: {file} is not a position: {exc}", err=True)
+        sys.exit(2)
+    if output is None:
+        click.echo(svg, nl=False)
+        return
+    try:
+        Path(output).write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        click.echo(f"error: cannot write {output}: {exc.strerror}", err=True)
+        sys.exit(2)
+
+
 @click.group()
 def battle() -> None:
     """Replay battles from the recorded dice."""

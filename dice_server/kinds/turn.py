@@ -31,6 +31,17 @@ def describe(data: Data) -> list[str]:
         f"{errors} error(s), {len(findings) - errors} other finding(s)"
     )
     lines += [finding_line(f) for f in findings]
+    if "magic_84" in data:
+        magic = data["magic_84"]
+        verdict = (
+            "84 or higher: the game is over (IAAPA MAGIC 84); the Minister of Law or the "
+            "players end it"
+            if magic["game_over"]
+            else "under 84: the game goes on"
+        )
+        lines.append(
+            f"Magic 84: the Axis IPC count after the US turn is {magic['axis_count']}, {verdict}"
+        )
     if "new_position_sha256" in data:
         lines.append(f"The position after it: {data['new_position_sha256'][:16]}…")
     return [*lines, "", "The turn as sent:", "", *str(data["text"]).splitlines()]

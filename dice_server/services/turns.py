@@ -22,6 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.declarations import check_report, check_turn
+from adjudicator.magic84 import magic_84
 from adjudicator.names import power_label
 from adjudicator.notation import parse
 from adjudicator.notation.model import Turn, TurnKind
@@ -272,7 +273,24 @@ def _postcombat(
         data["battles"] = _declared(report)
     after = checked.position
     data["new_position_sha256"] = digest(position_text(after))
+    _count_magic_84(data, report, checked.mover or turn.power, after)
     return Plan(data, report, row, "postcombat", after)
+
+
+def _count_magic_84(
+    data: dict[str, Any], report: dict[str, Any], mover: Power | None, after: Position
+) -> None:
+    """IAAPA Rules Clarifications, MAGIC 84: "The Magic 84 count is performed immediately
+    after the United States' turn. If after the United States' turn the total combined Axis
+    IPC Count is 84 or higher the game is over." Recorded and reported; the Minister of Law
+    or the players end the game (``pbem game end``), the service does not."""
+    if mover is None:
+        return
+    count = magic_84(mover, {p: after.ipc_count(p) for p in Power})
+    if count.performed:
+        found = {"axis_count": count.axis_count, "game_over": int(count.game_over)}
+        data["magic_84"] = found
+        report["magic_84"] = found
 
 
 def _amend_postcombat(
@@ -295,6 +313,7 @@ def _amend_postcombat(
         return Plan(data, report, row, "late")
     checked = check_turn(turn, start, precombat=parse(before) if before else None)
     data["new_position_sha256"] = digest(position_text(checked.position))
+    _count_magic_84(data, report, checked.mover or turn.power, checked.position)
     return Plan(data, report, row, "amend-postcombat", checked.position)
 
 
