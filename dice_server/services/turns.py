@@ -170,8 +170,7 @@ def submit_turn(
     )
     if plans:
         return entry, plans[-1].report
-    # A retry: the first entry stands; its report is recomputed from what it recorded.
-    return entry, {"findings": json.loads(entry.body)["data"].get("findings", [])}
+    return entry, report_again(ctx, entry)  # a retry: the first entry and its answer
 
 
 def _plan(session: Session, number: int, actor: Actor, body: str, turn: Turn) -> Plan:
@@ -385,6 +384,18 @@ class Rebuilt:
     position: Position
     state: TurnState
     mismatches: tuple[int, ...] = ()
+    precombat: str | None = None
+    """The text of the current turn's pre-combat submission in force."""
+    previous: Position | None = None
+    """The start of the last finished turn (what an amendment of its post-combat redoes)."""
+    previous_precombat: str | None = None
+
+    def checked_against(self, data: Mapping[str, Any]) -> tuple[Position, str | None]:
+        """The position and pre-combat text a submission with ``data``, recorded next, was
+        checked against."""
+        if data["phase"] != PRE_COMBAT and "amends" in data and self.previous is not None:
+            return self.previous, self.previous_precombat
+        return self.position, self.precombat if data["phase"] != PRE_COMBAT else None
 
 
 def rebuild(entries: Iterable[Mapping[str, Any]]) -> Rebuilt:
@@ -418,4 +429,23 @@ def rebuild(entries: Iterable[Mapping[str, Any]]) -> Rebuilt:
     if start is None:
         raise InvalidRequest("the ledger has no genesis entry: it does not start a game")
     state = TurnState(start.round, power_label(start.to_move), phase)
-    return Rebuilt(start, state, tuple(mismatches))
+    return Rebuilt(start, state, tuple(mismatches), precombat, previous, previous_precombat)
+
+
+def report_again(ctx: ServiceContext, entry: SignedEntry) -> dict[str, Any]:
+    """The report a recorded submission was answered with, computed again from the ledger
+    (for a retry, which returns exactly the first response)."""
+    number = entry.game_number
+    with reading(ctx.sessions) as session:
+        bodies = session.execute(
+            select(LedgerEntry.body)
+            .where(LedgerEntry.game_number == number, LedgerEntry.seq < entry.seq)
+            .order_by(LedgerEntry.seq)
+        ).scalars()
+        before = rebuild(json.loads(b) for b in bodies)
+    data = json.loads(entry.body)["data"]
+    position, precombat = before.checked_against(data)
+    report = check_report(str(data["text"]), position, precombat=precombat)
+    if "magic_84" in data:
+        report["magic_84"] = data["magic_84"]
+    return report

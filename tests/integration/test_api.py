@@ -105,7 +105,13 @@ BAD_BODIES: list[tuple[str, bytes, int, str]] = [
         400,
         "1 to 999",
     ),
-    ("no units", json.dumps(battle(attacker=[], defender=[])).encode(), 400, "no units"),
+    (
+        "no units",
+        json.dumps(battle(attacker=[], defender=[])).encode(),
+        400,
+        "list the attacking units",
+    ),
+    ("nowhere", json.dumps(battle(battle="Atlantis Xyz")).encode(), 400, "not a known territory"),
     (
         "missing header",
         json.dumps({k: v for k, v in battle().items() if k != "country"}).encode(),

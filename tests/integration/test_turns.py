@@ -390,3 +390,70 @@ def test_a_full_round_on_the_classic_board(client: FlaskClient, league: League) 
     }
     kinds = [entry["kind"] for entry in ledger(client, league)]
     assert kinds.count("submission") == 10 and kinds.count("roll") == 7
+
+
+def axis_at_84() -> dict[str, Any]:
+    """The Classic position with enough Allied land handed to Germany (emptied of Allied
+    units) for a combined Axis IPC count of 84, the US to move in round 4."""
+    from adjudicator.position import load_json
+    from adjudicator.powers import Power
+
+    doc = initial_json()
+    doc["round"], doc["to_move"] = 4, "USA"
+    for territory, owner in sorted(doc["owners"].items()):
+        position = load_json(doc)
+        if position.ipc_count(Power.GERMANY) + position.ipc_count(Power.JAPAN) >= 84:
+            break
+        if owner in ("UK", "USSR") and territory != position.capital(Power.UK):
+            if territory in ("Russia", "United Kingdom"):
+                continue
+            doc["owners"][territory] = "Germany"
+            doc["units"].pop(territory, None)
+    return doc
+
+
+def test_magic_84_is_counted_after_the_us_turn(app: Any, ctx: Any) -> None:
+    """IAAPA Rules Clarifications, MAGIC 84: "The Magic 84 count is performed immediately
+    after the United States' turn. If after the United States' turn the total combined Axis
+    IPC Count is 84 or higher the game is over." The count is recorded; the Minister or the
+    players end the game."""
+    from dice_server.services.games import create_game
+    from dice_server.services.members import add_member
+    from dice_server.services.turns import game_position, submit_turn
+
+    add_member(ctx, "axis@example.org", "Axis", confirmed=True)
+    allies = add_member(ctx, "allies@example.org", "Allies", confirmed=True)
+    number = create_game(
+        ctx, axis="axis@example.org", allies="allies@example.org", position=axis_at_84()
+    ).game_number
+    us_pre = "USA 4 pre-combat\n\nPurchases: 2 INF ($6)\n\nNo combat this turn.\n"
+    us_post = "USA 4 post-combat\n\nPlacement:\nEast US 2 INF\n"
+    submit_turn(ctx, allies.id, number, {"text": us_pre})
+    entry, report = submit_turn(ctx, allies.id, number, {"text": us_post})
+    magic = json.loads(entry.body)["data"]["magic_84"]
+    assert magic["axis_count"] >= 84 and magic["game_over"] == 1
+    assert report["magic_84"] == magic
+    turn = game_position(ctx, number, None)["turn"]
+    assert turn == {"round": 5, "power": "USSR", "phase": "pre-combat"}
+
+
+def test_a_retried_submission_returns_exactly_the_first_answer(
+    client: FlaskClient, league: League
+) -> None:
+    def send(text: str, key: str) -> Any:
+        return client.post(
+            f"/api/v1/games/{league.game}/turns",
+            data=json.dumps({"text": text}),
+            headers={
+                **league.auth("allies"),
+                "Content-Type": "application/json",
+                "Idempotency-Key": key,
+            },
+        )
+
+    for text, key in ((USSR_PRE, "pre"), (USSR_POST, "post")):
+        first = send(text, key)
+        assert first.status_code == 201
+        again = send(text, key)
+        assert again.status_code == 201 and again.get_data() == first.get_data()
+    assert len(ledger(client, league)) == 3
