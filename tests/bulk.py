@@ -17,12 +17,15 @@ from dice_server.services.outbox import Envelope, publish
 from dice_server.triplea.tables import Limits, check_roll, roll
 
 
+PLACES = ("Ukraine S.S.R.", "West Europe", "Karelia S.S.R.", "East Europe", "China", "India")
+
+
 def battle_payload(turn: int, index: int) -> dict[str, Any]:
     return {
         "round": 1 + index % 3,
         "turn": turn,
         "country": ("Russia", "Germany", "UK", "Japan", "USA")[index % 5],
-        "battle": f"Territory {index}",
+        "battle": PLACES[index % len(PLACES)],
         "attacker": [{"unit": "INF", "count": 3}, {"unit": "ARM", "count": 2}],
         "defender": [{"unit": "INF", "count": 4}, {"unit": "AA", "count": 1}],
         "comment": f"battle {index}",

@@ -252,7 +252,7 @@ def test_message_too_large_for_the_relay(
     handler_small = Relay()
     small_port = reserve_port()
     controller = RelayController(
-        handler_small, hostname="127.0.0.1", port=small_port, data_size_limit=4000
+        handler_small, hostname="127.0.0.1", port=small_port, data_size_limit=12000
     )
     controller.start()
     try:

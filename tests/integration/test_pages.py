@@ -225,7 +225,7 @@ def test_form_errors_name_the_field(table: Table) -> None:
         ),
     )
     assert response.status_code == 400
-    assert "no units on either side" in response.get_data(as_text=True)
+    assert "list the attacking units" in response.get_data(as_text=True)
     response = table.client.post(f"/games/{table.game}/roll", data=roll_form(table, battle=""))
     assert any("Battle territory or sea zone" in a for a in alerts(response.get_data(as_text=True)))
     assert entries(table.ctx) == 1
