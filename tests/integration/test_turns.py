@@ -18,6 +18,23 @@ TURNS = Path(__file__).resolve().parents[1] / "data" / "turns"
 
 USSR_PRE = (TURNS / "02-ussr-r1-precombat.txt").read_text()
 
+UKRAINE_ROLL = {
+    "round": 1,
+    "turn": 1,
+    "country": "USSR",
+    "battle": "Ukraine",
+    "attacker": [
+        {"unit": "INF", "count": 6},
+        {"unit": "ARM", "count": 2},
+        {"unit": "FTR", "count": 1},
+    ],
+    "defender": [
+        {"unit": "INF", "count": 3},
+        {"unit": "ARM", "count": 2},
+        {"unit": "FTR", "count": 1},
+    ],
+}
+
 
 def submit(client: FlaskClient, league: League, who: str, text: str) -> Any:
     return client.post(
@@ -87,22 +104,7 @@ def test_text_with_no_turn_records_nothing(client: FlaskClient, league: League, 
 
 def test_a_roll_is_linked_to_its_declared_battle(client: FlaskClient, league: League) -> None:
     submit(client, league, "allies", USSR_PRE)
-    request = {
-        "round": 1,
-        "turn": 1,
-        "country": "USSR",
-        "battle": "Ukraine",
-        "attacker": [
-            {"unit": "INF", "count": 6},
-            {"unit": "ARM", "count": 2},
-            {"unit": "FTR", "count": 1},
-        ],
-        "defender": [
-            {"unit": "INF", "count": 3},
-            {"unit": "ARM", "count": 2},
-            {"unit": "FTR", "count": 1},
-        ],
-    }
+    request = dict(UKRAINE_ROLL)
     rolled = roll(client, league, "allies", request)
     assert rolled.status_code == 201, rolled.get_data(as_text=True)
     data = json.loads(rolled.get_json()["body"])["data"]
@@ -236,24 +238,6 @@ def test_noncombat_moves_amended_until_the_opponents_next_precombat_turn(
     data = json.loads(late.get_json()["entry"]["body"])["data"]
     assert data["in_force"] == 0 and "opponent's next pre-combat turn" in data["late"]
     assert get(client, league, "position")["position"] == kept["position"]
-
-
-UKRAINE_ROLL = {
-    "round": 1,
-    "turn": 1,
-    "country": "USSR",
-    "battle": "Ukraine",
-    "attacker": [
-        {"unit": "INF", "count": 6},
-        {"unit": "ARM", "count": 2},
-        {"unit": "FTR", "count": 1},
-    ],
-    "defender": [
-        {"unit": "INF", "count": 3},
-        {"unit": "ARM", "count": 2},
-        {"unit": "FTR", "count": 1},
-    ],
-}
 
 
 def note(client: FlaskClient, league: League, who: str, text: str) -> Any:
