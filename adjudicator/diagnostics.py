@@ -102,6 +102,15 @@ class Rule(Enum):
     """Land and naval retreats are declared before the next battle is rolled."""
     ORDERS_OF_LOSS = "IAAPA Rules Clarifications: Orders of Loss"
     """How a special order of loss is written and which battles it covers."""
+    INCOME = "IAAPA Rules Clarifications: Income Collection and Spending"
+    """"Any country that ends its turn with possession of its capital collects income"; no
+    purchases while the capital is under enemy control."""
+    PLACEMENT = "IAAPA Rules Clarifications: Placement of New Units"
+    """New units at an IC owned since the start of the turn; ships in an adjacent sea zone; no
+    new fighter on a carrier."""
+    MAGIC_84 = "IAAPA Rules Clarifications: Magic 84"
+    """"If after the United States' turn the total combined Axis IPC Count is 84 or higher
+    the game is over.\""""
     ABBREVIATIONS = "IAAPA Abbreviations"
     """The unit and order abbreviations players write (INF, ARM, WI, MT ...)."""
 
@@ -112,6 +121,24 @@ class Rule(Enum):
     """Submarines never hit aircraft (facts sheet section 1)."""
     BATTLE_OVER = "Combat sequence: a battle ends when a side is gone or retreats"
     """No round is fought after one side is destroyed or the attacker has retreated."""
+
+    CAPTURE = "Capture: only land units take a territory"
+    """Planes alone never capture; an ally's original territory is liberated to its owner
+    when that owner's capital is free (facts sheet section 8)."""
+    CAPITAL_CAPTURE = "Capture: a captured capital's IPCs go to the captor"
+    """"Capturing an enemy capital ... takes all the IPCs the loser holds" (facts sheet
+    section 8)."""
+    STRATEGIC_BOMBING = "Strategic bombing: the owner pays the damage from the IPCs in hand"
+    """Each surviving bomber's die is IPCs the complex's owner pays, capped at what it holds
+    (facts sheet section 6)."""
+    LANDING = "Aircraft land where their side held land at the start of the turn"
+    """Or on a carrier with room, within range; never in a territory taken this turn (facts
+    sheet section 4)."""
+    CARGO = "Transports: a sunk transport loses its cargo"
+    """Cargo never fights and goes down with its transport (facts sheet section 3)."""
+    PURCHASE_UNITS = "Purchase units: pay each unit's printed price from the IPCs in hand"
+    """INF 3, ARM 5, FTR 12, BMB 15, TRN 8, SUB 8, AC 18, BB 24, AA 5, IC 15 (1 less each with
+    Industrial Technology); research dice 5 IPCs each (facts sheet sections 0 and 7)."""
 
     @property
     def citation(self) -> str:

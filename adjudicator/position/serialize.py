@@ -75,9 +75,13 @@ def initial_json(board: Board | None = None) -> dict[str, Any]:
     return dump_json(initial(board))
 
 
-def load_json(data: object, board: Board | None = None) -> Position:
+def load_json(data: object, board: Board | None = None, *, checked: bool = True) -> Position:
     """The position a :func:`dump_json` object describes, checked against ``board``
-    (default Classic). PositionError (a ValueError) saying what is wrong and where."""
+    (default Classic). PositionError (a ValueError) saying what is wrong and where.
+
+    With ``checked`` False the document must still be well formed (names, counts, keys), but
+    the position need not keep the board's rules: a position as a player's orders left it,
+    kept with a finding until the players correct it (:func:`adjudicator.turns.advance`)."""
     board = board or classic()
     obj = _object(data, "the position")
     unknown = sorted(set(obj) - set(_KEYS))
@@ -122,6 +126,7 @@ def load_json(data: object, board: Board | None = None) -> Position:
         units=units,
         bank=banks,
         technologies=technologies,
+        checked=checked,
     )
 
 
