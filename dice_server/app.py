@@ -22,7 +22,18 @@ from dice_server.services import EntryLimit, ServiceContext
 from dice_server.text import init_app as init_text
 from dice_server.triplea import pages as triplea_pages
 from dice_server.triplea import protocol as triplea_protocol
-from dice_server.web import api, auth, errors, games, health, public, roller, security, verify
+from dice_server.web import (
+    api,
+    auth,
+    errors,
+    games,
+    health,
+    public,
+    roller,
+    security,
+    turns,
+    verify,
+)
 from dice_server.web.extensions import csrf, login_manager
 
 
@@ -81,6 +92,7 @@ def register_blueprints(app: Flask) -> None:
         auth.bp,
         games.bp,
         roller.bp,
+        turns.bp,
         verify.bp,
         triplea_pages.bp,
     ):

@@ -16,7 +16,6 @@ from dice_server.services.entries import thrower
 from dice_server.services.outbox import Envelope, publish
 from dice_server.triplea.tables import Limits, check_roll, roll
 
-
 PLACES = ("Ukraine S.S.R.", "West Europe", "Karelia S.S.R.", "East Europe", "China", "India")
 
 

@@ -9,12 +9,16 @@ it the survivors the engine computes from the dice already recorded. A roll for 
 pre-combat turn does not declare is recorded with that finding. Games whose players use the
 dice server alone (no pre-combat turn in force) get their rolls recorded unlinked, exactly
 as before turns went through the service.
+
+Everything here reads entry bodies (``{"seq", "kind", "data", ...}``), so the same code
+serves the current turn (from the database) and any past turn (from the ledger alone).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -22,8 +26,15 @@ from sqlalchemy.orm import Session
 
 from adjudicator.battle import resolve_json
 from adjudicator.diagnostics import Rule
+from adjudicator.names import NameResolutionError, classic_names
 from adjudicator.notation import parse
 from adjudicator.rolls import battle_document
+from adjudicator.turns import (
+    BattleOutcome,
+    VerdictError,
+    outcome_from_json,
+    raid_outcome_from_entry,
+)
 from dice_server.db import reading
 from dice_server.errors import NotFound
 from dice_server.kinds.battle import place
@@ -32,6 +43,9 @@ from dice_server.services import ServiceContext
 from dice_server.services.games import check_participant
 
 COMBAT = "combat"
+AXIS_POWERS = frozenset({"Germany", "Japan"})
+
+Body = Mapping[str, Any]
 
 
 def _body(session: Session, number: int, seq: int) -> dict[str, Any]:
@@ -42,138 +56,26 @@ def _body(session: Session, number: int, seq: int) -> dict[str, Any]:
     return parsed
 
 
-def linked_rolls(session: Session, number: int, submission: int) -> list[dict[str, Any]]:
-    """The roll entries (bodies) linked to a battle of pre-combat submission ``submission``,
-    in seq order."""
+def entries_since(session: Session, number: int, seq: int) -> list[dict[str, Any]]:
+    """The bodies of the rolls and notes recorded after entry ``seq``, in seq order."""
     bodies = session.execute(
         select(LedgerEntry.body)
         .where(
             LedgerEntry.game_number == number,
-            LedgerEntry.seq > submission,
-            LedgerEntry.kind == "roll",
+            LedgerEntry.seq > seq,
+            LedgerEntry.kind.in_(("roll", "bombing-roll", "note")),
         )
         .order_by(LedgerEntry.seq)
     ).scalars()
-    found = []
-    for body in bodies:
-        entry = json.loads(body)
-        if entry["data"].get("declared", {}).get("submission") == submission:
-            found.append(entry)
-    return found
+    return [json.loads(body) for body in bodies]
 
 
-def _finding(rule: Rule, message: str) -> dict[str, Any]:
-    return {"severity": "error", "rule": rule.citation, "message": message}
+def attacker_email(players: Mapping[str, str], power: str) -> str:
+    """The address of the player moving ``power`` (the Axis player moves Germany, Japan)."""
+    return players["axis"] if power in AXIS_POWERS else players["allies"]
 
 
-def _listed(units: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    return {str(u["unit"]): int(u["count"]) for u in units}
-
-
-def _compare(
-    side: str, rolled: Mapping[str, int], expected: Mapping[str, int], what: str
-) -> list[dict[str, Any]]:
-    """Findings for a side whose rolled units differ from ``expected``."""
-    found = []
-    for unit in sorted(set(rolled) | set(expected)):
-        have, want = rolled.get(unit, 0), expected.get(unit, 0)
-        if have == want:
-            continue
-        if want == 0:
-            found.append(
-                _finding(
-                    Rule.WRONG_UNITS,
-                    f"{side}: {have} {unit} rolled, but {what} has no {unit}: "
-                    '"if a player enters the wrong type of unit then its roll will be ignored"',
-                )
-            )
-        elif have > want:
-            found.append(
-                _finding(
-                    Rule.TOO_MANY_UNITS,
-                    f"{side}: {have} {unit} rolled, {want} in {what}: take the correct number "
-                    "of dice from the left",
-                )
-            )
-        else:
-            found.append(
-                _finding(
-                    Rule.TOO_FEW_UNITS,
-                    f"{side}: {have} {unit} rolled, {want} in {what}: roll for the missing "
-                    "units and then re-roll the remainder of the battle",
-                )
-            )
-    return found
-
-
-def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[str, Any]:
-    """What a battle roll about to be recorded adds to its data: its declared battle and
-    the findings on its units; nothing when no pre-combat turn is in force."""
-    row = session.get(GameTurn, number)
-    if row is None or row.phase != COMBAT or row.precombat_seq is None:
-        return {}
-    submission = row.precombat_seq
-    declared = _body(session, number, submission)["data"].get("battles", [])
-    where = place(str(data["battle"]))
-    match = next(
-        (b for b in declared if b.get("territory") == where and b.get("kind") == "battle"),
-        None,
-    )
-    if match is None:
-        listed = ", ".join(f"#{b['number']} {b['territory']}" for b in declared) or "none"
-        return {
-            "findings": [
-                _finding(
-                    Rule.CDE,
-                    f"{where} is not a battle of the pre-combat turn in force (entry "
-                    f"#{submission}; its battles: {listed})",
-                )
-            ]
-        }
-    link = {"submission": submission, "number": int(match["number"])}
-    earlier = [
-        e for e in linked_rolls(session, number, submission) if e["data"]["declared"] == link
-    ]
-    rolled = {"attacker": _listed(data["attacker"]), "defender": _listed(data["defender"])}
-    bombard = _listed(data.get("bombard", []))
-    if bombard:  # support shots are the declared battleships' (IAAPA Amphibious Assaults)
-        rolled["attacker"]["BB"] = rolled["attacker"].get("BB", 0) + bombard.get("BB", 0)
-    if not earlier:
-        expected = {s: dict(match.get(s, {})) for s in ("attacker", "defender")}
-        what = f"the declaration of battle #{link['number']} (entry #{submission})"
-    else:
-        game = session.get(Game, number)
-        assert game is not None
-        orders = orders_of_loss(session, number, game, row, match, earlier[0]["seq"])
-        try:
-            result = resolved(earlier, orders)
-        except ValueError:
-            return {"declared": link}
-        survivors: Any = result.get("survivors", {})
-        expected = {s: dict(survivors.get(s, {})) for s in ("attacker", "defender")}
-        if earlier[0]["data"].get("bombard"):  # battleships support the first round only
-            expected["attacker"].pop("BB", None)
-        what = f"the survivors of battle #{link['number']}'s earlier rolls"
-    expected["defender"].pop("IC", None)
-    findings = []
-    for side in ("attacker", "defender"):
-        if side == "defender" and not rolled["defender"]:
-            continue  # defenders may go unlisted when the attacker rolls alone
-        findings += _compare(side, rolled[side], expected[side], what)
-    out: dict[str, Any] = {"declared": link}
-    if findings:
-        out["findings"] = findings
-    return out
-
-
-def _status(result: Mapping[str, Any] | None) -> str:
-    if result is None:
-        return "declared"
-    if result.get("outcome") != "continues":
-        return "decided"
-    rounds: Any = result.get("rounds") or []
-    pause = rounds[-1].get("pause") if rounds else None
-    return "must-pause" if pause and not pause.get("answered") else "in-progress"
+# --- orders of loss ----------------------------------------------------------------------------
 
 
 def _orders_in(text: str, number: int, territory: str) -> list[str]:
@@ -193,49 +95,59 @@ def _orders_in(text: str, number: int, territory: str) -> list[str]:
 
 
 def orders_of_loss(
-    session: Session,
-    number: int,
-    game: Game,
-    row: GameTurn,
+    precombat: str,
+    later: Iterable[Body],
+    attacker: str,
     battle: Mapping[str, Any],
     first_roll: int | None,
 ) -> dict[str, list[str]]:
     """The orders of loss in force for a declared battle (IAAPA Orders of Loss: "If a
     defender does not send in any special orders of loss prior to the attacker rolling the
     battle then the Association defaults will be used"): the attacker's from his pre-combat
-    turn; either side's from a special-orders note sent before the battle's first roll."""
-    assert row.precombat_seq is not None
-    mover_is_axis = _power_alliance_axis(row.power)
-    attacker_email = game.axis.email if mover_is_axis else game.allies.email
+    turn (``precombat``); either side's from a special-orders note sent before the battle's
+    first roll (``attacker``: the address of the attacking player)."""
     where, which = str(battle["territory"]), int(battle["number"])
     orders: dict[str, list[str]] = {}
-    pre = _body(session, number, row.precombat_seq)["data"]["text"]
-    if found := _orders_in(str(pre), which, where):
+    if found := _orders_in(precombat, which, where):
         orders["attacker"] = found
-    notes = session.execute(
-        select(LedgerEntry.body)
-        .where(
-            LedgerEntry.game_number == number,
-            LedgerEntry.seq > row.precombat_seq,
-            LedgerEntry.seq < (first_roll or 2**31),
-            LedgerEntry.kind == "note",
-        )
-        .order_by(LedgerEntry.seq)
-    ).scalars()
-    for body in notes:
-        data = json.loads(body)["data"]
-        if data.get("topic") != "special-orders":
+    for entry in later:
+        data = entry["data"]
+        if first_roll is not None and entry["seq"] >= first_roll:
+            break
+        if entry["kind"] != "note" or data.get("topic") != "special-orders":
             continue
         if found := _orders_in(str(data["text"]), which, where):
-            orders["attacker" if data.get("by") == attacker_email else "defender"] = found
+            orders["attacker" if data.get("by") == attacker else "defender"] = found
     return orders
 
 
-def _power_alliance_axis(power: str) -> bool:
-    return power in ("Germany", "Japan")
+# --- the declared battles and their dice -------------------------------------------------------
 
 
-def resolved(rolls: Sequence[Mapping[str, Any]], orders: Mapping[str, list[str]]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class DeclaredBattle:
+    """A battle the pre-combat turn in force declares, its rolls and the engine's result."""
+
+    declared: Mapping[str, Any]
+    rolls: list[Body]
+    orders: dict[str, list[str]]
+    result: dict[str, Any] | None
+    error: str | None = None
+
+    @property
+    def status(self) -> str:
+        if self.error is not None:
+            return "error"
+        if self.result is None:
+            return "declared"
+        if self.result.get("outcome") != "continues":
+            return "decided"
+        rounds: Any = self.result.get("rounds") or []
+        pause = rounds[-1].get("pause") if rounds else None
+        return "must-pause" if pause and not pause.get("answered") else "in-progress"
+
+
+def resolved(rolls: Sequence[Body], orders: Mapping[str, list[str]]) -> dict[str, Any]:
     """The battle of these roll entries resolved with the orders of loss in force."""
     doc = battle_document(rolls)
     if orders:
@@ -243,10 +155,158 @@ def resolved(rolls: Sequence[Mapping[str, Any]], orders: Mapping[str, list[str]]
     return dict(resolve_json(doc))
 
 
+def declared_battles(precombat: Body, later: Sequence[Body], attacker: str) -> list[DeclaredBattle]:
+    """Each battle (kind ``battle``) the pre-combat submission ``precombat`` declares, with
+    the roll entries among ``later`` linked to it and their result."""
+    submission = int(precombat["seq"])
+    linked = [
+        e
+        for e in later
+        if e["kind"] == "roll" and e["data"].get("declared", {}).get("submission") == submission
+    ]
+    out = []
+    for battle in precombat["data"].get("battles", []):
+        if battle.get("kind") != "battle":
+            continue
+        mine = [e for e in linked if e["data"]["declared"]["number"] == battle["number"]]
+        first = int(mine[0]["seq"]) if mine else None
+        text = str(precombat["data"]["text"])
+        orders = orders_of_loss(text, later, attacker, battle, first)
+        if not mine:
+            out.append(DeclaredBattle(battle, mine, orders, None))
+            continue
+        try:
+            out.append(DeclaredBattle(battle, mine, orders, resolved(mine, orders)))
+        except ValueError as exc:
+            out.append(DeclaredBattle(battle, mine, orders, None, str(exc)))
+    return out
+
+
+def _raid_place(target: str) -> str | None:
+    try:
+        return classic_names().place(target).label
+    except NameResolutionError:
+        return None
+
+
+def verdicts(precombat: Body, later: Sequence[Body], attacker: str) -> dict[int, BattleOutcome]:
+    """Each declared battle's verdict from the recorded dice, by battle number, for the
+    engine to play the turn out (:func:`adjudicator.turns.advance`): battles from their
+    linked rolls, strategic bombing raids from the bombing roll on their target."""
+    found: dict[int, BattleOutcome] = {}
+    for battle in declared_battles(precombat, later, attacker):
+        if battle.result is not None:
+            try:
+                found[int(battle.declared["number"])] = outcome_from_json(battle.result)
+            except VerdictError:
+                continue
+    raids = [b for b in precombat["data"].get("battles", []) if b.get("kind") == "raid"]
+    for raid in raids:
+        for entry in later:
+            if entry["kind"] != "bombing-roll":
+                continue
+            if _raid_place(str(entry["data"].get("target", ""))) == raid["territory"]:
+                try:
+                    found[int(raid["number"])] = raid_outcome_from_entry(entry["data"])
+                except VerdictError:
+                    pass
+                break
+    return found
+
+
+# --- linking a roll ----------------------------------------------------------------------------
+
+
+def _finding(rule: Rule, message: str) -> dict[str, Any]:
+    return {"severity": "error", "rule": rule.citation, "message": message}
+
+
+def _listed(units: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    return {str(u["unit"]): int(u["count"]) for u in units}
+
+
+def _compare(
+    side: str, rolled: Mapping[str, int], expected: Mapping[str, int], what: str
+) -> list[dict[str, Any]]:
+    """Findings for a side whose rolled units differ from ``expected``."""
+    found = []
+    for unit in sorted(set(rolled) | set(expected)):
+        have, want = rolled.get(unit, 0), expected.get(unit, 0)
+        if have == want:
+            continue
+        said = f"{side}: {have} {unit} rolled, {want} in {what}"
+        if want == 0:
+            rule = Rule.WRONG_UNITS
+            said += ': "if a player enters the wrong type of unit then its roll will be ignored"'
+        elif have > want:
+            rule = Rule.TOO_MANY_UNITS
+            said += ": take the correct number of dice from the left"
+        else:
+            rule = Rule.TOO_FEW_UNITS
+            said += ": roll for the missing units and then re-roll the remainder of the battle"
+        found.append(_finding(rule, said))
+    return found
+
+
+def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[str, Any]:
+    """What a battle roll about to be recorded adds to its data: its declared battle and
+    the findings on its units; nothing when no pre-combat turn is in force."""
+    row = session.get(GameTurn, number)
+    if row is None or row.phase != COMBAT or row.precombat_seq is None:
+        return {}
+    precombat = _body(session, number, row.precombat_seq)
+    declared = precombat["data"].get("battles", [])
+    where = place(str(data["battle"]))
+    match = next(
+        (b for b in declared if b.get("territory") == where and b.get("kind") == "battle"),
+        None,
+    )
+    if match is None:
+        listed = ", ".join(f"#{b['number']} {b['territory']}" for b in declared) or "none"
+        message = (
+            f"{where} is not a battle of the pre-combat turn in force (entry "
+            f"#{row.precombat_seq}; its battles: {listed})"
+        )
+        return {"findings": [_finding(Rule.CDE, message)]}
+    link = {"submission": row.precombat_seq, "number": int(match["number"])}
+    game = session.get(Game, number)
+    assert game is not None
+    attacker = attacker_email({"axis": game.axis.email, "allies": game.allies.email}, row.power)
+    later = entries_since(session, number, row.precombat_seq)
+    battle = next(b for b in declared_battles(precombat, later, attacker) if b.declared is match)
+    rolled = {"attacker": _listed(data["attacker"]), "defender": _listed(data["defender"])}
+    bombard = _listed(data.get("bombard", []))
+    if bombard:  # support shots are the declared battleships' (IAAPA Amphibious Assaults)
+        rolled["attacker"]["BB"] = rolled["attacker"].get("BB", 0) + bombard.get("BB", 0)
+    if not battle.rolls:
+        expected = {s: dict(match.get(s, {})) for s in ("attacker", "defender")}
+        what = f"the declaration of battle #{link['number']} (entry #{row.precombat_seq})"
+    elif battle.result is not None:
+        survivors: Any = battle.result.get("survivors", {})
+        expected = {s: dict(survivors.get(s, {})) for s in ("attacker", "defender")}
+        if battle.rolls[0]["data"].get("bombard"):  # battleships support the first round only
+            expected["attacker"].pop("BB", None)
+        what = f"the survivors of battle #{link['number']}'s earlier rolls"
+    else:
+        return {"declared": link}
+    expected["defender"].pop("IC", None)
+    findings = []
+    for side in ("attacker", "defender"):
+        if side == "defender" and not rolled["defender"]:
+            continue  # defenders may go unlisted when the attacker rolls alone
+        findings += _compare(side, rolled[side], expected[side], what)
+    out: dict[str, Any] = {"declared": link}
+    if findings:
+        out["findings"] = findings
+    return out
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
 def current_battles(ctx: ServiceContext, number: int, viewer: Member) -> list[dict[str, Any]]:
     """The current turn's declared battles, their rolls, status and the engine's result from
     the ledger's dice with the orders of loss in force (declared, else the defaults)."""
-    out = []
     with reading(ctx.sessions) as session:
         game = session.get(Game, number)
         if game is None:
@@ -255,32 +315,18 @@ def current_battles(ctx: ServiceContext, number: int, viewer: Member) -> list[di
         row = session.get(GameTurn, number)
         if row is None or row.precombat_seq is None:
             return []
-        submission = row.precombat_seq
-        declared = _body(session, number, submission)["data"].get("battles", [])
-        rolls = linked_rolls(session, number, submission)
-        for battle in declared:
-            if battle.get("kind") != "battle":
-                continue
-            mine = [e for e in rolls if e["data"]["declared"]["number"] == battle["number"]]
-            first = mine[0]["seq"] if mine else None
-            orders = orders_of_loss(session, number, game, row, battle, first)
-            result: dict[str, Any] | None = None
-            status = "declared"
-            if mine:
-                try:
-                    result = resolved(mine, orders)
-                    status = _status(result)
-                except ValueError as exc:
-                    result, status = {"error": str(exc)}, "error"
-            out.append(
-                {
-                    "number": battle["number"],
-                    "territory": battle["territory"],
-                    "declared": {s: battle.get(s, {}) for s in ("attacker", "defender")},
-                    "orders_of_loss": orders,
-                    "rolls": [e["seq"] for e in mine],
-                    "status": status,
-                    "result": result,
-                }
-            )
-    return out
+        precombat = _body(session, number, row.precombat_seq)
+        later = entries_since(session, number, row.precombat_seq)
+        attacker = attacker_email({"axis": game.axis.email, "allies": game.allies.email}, row.power)
+    return [
+        {
+            "number": b.declared["number"],
+            "territory": b.declared["territory"],
+            "declared": {s: b.declared.get(s, {}) for s in ("attacker", "defender")},
+            "orders_of_loss": b.orders,
+            "rolls": [e["seq"] for e in b.rolls],
+            "status": b.status,
+            "result": b.result if b.error is None else {"error": b.error},
+        }
+        for b in declared_battles(precombat, later, attacker)
+    ]

@@ -14,20 +14,21 @@ under Error Correction VII) but is marked not in force and changes nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudicator.declarations import check_report, check_turn
-from adjudicator.magic84 import magic_84
+from adjudicator.declarations import check_report
 from adjudicator.names import power_label
 from adjudicator.notation import parse
+from adjudicator.notation.jsonreport import diagnostic_report
 from adjudicator.notation.model import Turn, TurnKind
 from adjudicator.position import Position, dump_json, load_json
 from adjudicator.powers import Alliance, Power
+from adjudicator.turns import Advance, advance
 from dice_server.db import reading
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
@@ -35,6 +36,7 @@ from dice_server.ledger import SignedEntry
 from dice_server.models import Game, GameTurn, LedgerEntry, Member
 from dice_server.requests import check_fields, text
 from dice_server.services import ServiceContext
+from dice_server.services.battles import Body, attacker_email, entries_since, verdicts
 from dice_server.services.entries import Actor, Retry, Who, record
 from dice_server.services.games import check_participant
 from dice_server.services.positions import (
@@ -86,6 +88,16 @@ def player_of(game: Game | Any, power: Power) -> int:
 
 def _power(name: str) -> Power:
     return next(p for p in Power if power_label(p) == name)
+
+
+def _body_of(session: Session, number: int, seq: int | None) -> dict[str, Any] | None:
+    if seq is None:
+        return None
+    body = session.execute(
+        select(LedgerEntry.body).where(LedgerEntry.game_number == number, LedgerEntry.seq == seq)
+    ).scalar_one()
+    parsed: dict[str, Any] = json.loads(body)
+    return parsed
 
 
 def _entry_data(session: Session, number: int, seq: int | None) -> dict[str, Any] | None:
@@ -221,14 +233,13 @@ def _plan(session: Session, number: int, actor: Actor, body: str, turn: Turn) ->
             "moves) first",
             "text",
         )
-    precombat = _entry_data(session, number, row.precombat_seq)
-    return _postcombat(row, body, turn, name, precombat)
+    return _postcombat(session, number, row, body, turn, name)
 
 
 def _previous_power(session: Session, row: GameTurn) -> Power | None:
     if row.previous_position is None:
         return None
-    return load_json(json.loads(row.previous_position)).to_move
+    return load_json(json.loads(row.previous_position), checked=False).to_move
 
 
 def _declared(report: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -253,52 +264,77 @@ def _data(
 
 
 def _precombat(row: GameTurn, body: str, turn: Turn, name: str, *, step: str) -> Plan:
-    position = load_json(json.loads(row.position))
+    position = load_json(json.loads(row.position), checked=False)
     report = check_report(body, position)
     data = _data(name, row.round, PRE_COMBAT, body, row.position_sha256, report)
     data["battles"] = _declared(report)
     return Plan(data, report, row, step)
 
 
+def play_out(
+    position: Position,
+    precombat: Body | None,
+    later: Sequence[Body],
+    players: Mapping[str, str],
+    turn: Turn,
+) -> Advance:
+    """The turn played out by the rules engine (:func:`adjudicator.turns.advance`): from the
+    position at its start, its pre-combat submission (``precombat``, an entry body; None
+    when one email holds the whole turn) and the battles' verdicts from the dice recorded
+    after it (``later``), the post-combat ``turn``. The dice and the orders move the board;
+    what the email writes of results, the map and the count is weighed against them."""
+    before = parse(str(precombat["data"]["text"])) if precombat is not None else None
+    battles = {}
+    if precombat is not None:
+        battles = verdicts(precombat, later, attacker_email(players, power_label(position.to_move)))
+    return advance(position, before, turn, battles)
+
+
+def _played_data(data: dict[str, Any], report: dict[str, Any], played: Advance) -> None:
+    """What playing the turn out adds to a post-combat entry and its report: the engine's
+    findings against the dice, the new position's SHA-256, and the Magic 84 count (IAAPA
+    Rules Clarifications, MAGIC 84: "The Magic 84 count is performed immediately after the
+    United States' turn ..."; recorded and reported, the Minister of Law or the players end
+    the game, the service does not)."""
+    findings = [_clean(diagnostic_report(f)) for f in played.findings]
+    data["played_out"] = findings
+    report["played_out"] = findings
+    data["new_position_sha256"] = digest(position_text(played.position))
+    if played.magic84.performed:
+        found = {"axis_count": played.magic84.axis_count, "game_over": int(played.game_over)}
+        data["magic_84"] = found
+        report["magic_84"] = found
+
+
+def _players(session: Session, number: int) -> dict[str, str]:
+    genesis = _entry_data(session, number, 1)
+    assert genesis is not None
+    return dict(genesis["players"])
+
+
 def _postcombat(
-    row: GameTurn, body: str, turn: Turn, name: str, precombat: Mapping[str, Any] | None
+    session: Session, number: int, row: GameTurn, body: str, turn: Turn, name: str
 ) -> Plan:
-    position = load_json(json.loads(row.position))
-    before = str(precombat["text"]) if precombat is not None else None
+    position = load_json(json.loads(row.position), checked=False)
+    precombat = _body_of(session, number, row.precombat_seq)
+    before = str(precombat["data"]["text"]) if precombat is not None else None
     report = check_report(body, position, precombat=before)
-    checked = check_turn(turn, position, precombat=parse(before) if before else None)
     data = _data(name, row.round, POST_COMBAT, body, row.position_sha256, report)
     if turn.kind is TurnKind.MIXED:
         data["battles"] = _declared(report)
-    after = checked.position
-    data["new_position_sha256"] = digest(position_text(after))
-    _count_magic_84(data, report, checked.mover or turn.power, after)
-    return Plan(data, report, row, "postcombat", after)
-
-
-def _count_magic_84(
-    data: dict[str, Any], report: dict[str, Any], mover: Power | None, after: Position
-) -> None:
-    """IAAPA Rules Clarifications, MAGIC 84: "The Magic 84 count is performed immediately
-    after the United States' turn. If after the United States' turn the total combined Axis
-    IPC Count is 84 or higher the game is over." Recorded and reported; the Minister of Law
-    or the players end the game (``pbem game end``), the service does not."""
-    if mover is None:
-        return
-    count = magic_84(mover, {p: after.ipc_count(p) for p in Power})
-    if count.performed:
-        found = {"axis_count": count.axis_count, "game_over": int(count.game_over)}
-        data["magic_84"] = found
-        report["magic_84"] = found
+    later = entries_since(session, number, precombat["seq"]) if precombat else []
+    played = play_out(position, precombat, later, _players(session, number), turn)
+    _played_data(data, report, played)
+    return Plan(data, report, row, "postcombat", played.position)
 
 
 def _amend_postcombat(
     session: Session, number: int, row: GameTurn, body: str, turn: Turn, name: str
 ) -> Plan:
     assert row.previous_position is not None
-    start = load_json(json.loads(row.previous_position))
-    precombat = _entry_data(session, number, row.previous_precombat_seq)
-    before = str(precombat["text"]) if precombat is not None else None
+    start = load_json(json.loads(row.previous_position), checked=False)
+    precombat = _body_of(session, number, row.previous_precombat_seq)
+    before = str(precombat["data"]["text"]) if precombat is not None else None
     report = check_report(body, start, precombat=before)
     data = _data(name, start.round, POST_COMBAT, body, digest(row.previous_position), report)
     data["amends"] = row.previous_postcombat_seq
@@ -310,10 +346,10 @@ def _amend_postcombat(
             "came first (IAAPA Amendments and Special Orders)"
         )
         return Plan(data, report, row, "late")
-    checked = check_turn(turn, start, precombat=parse(before) if before else None)
-    data["new_position_sha256"] = digest(position_text(checked.position))
-    _count_magic_84(data, report, checked.mover or turn.power, checked.position)
-    return Plan(data, report, row, "amend-postcombat", checked.position)
+    later = entries_since(session, number, precombat["seq"]) if precombat else []
+    played = play_out(start, precombat, later, _players(session, number), turn)
+    _played_data(data, report, played)
+    return Plan(data, report, row, "amend-postcombat", played.position)
 
 
 def _apply(plan: Plan, seq: int) -> None:
@@ -400,36 +436,51 @@ class Rebuilt:
 
 def rebuild(entries: Iterable[Mapping[str, Any]]) -> Rebuilt:
     """Replay a game's entries (bodies, in seq order): the genesis names the start, each
-    submission in force moves the turn as :func:`submit_turn` did when it was recorded."""
-    start = previous = None
-    precombat = previous_precombat = None
+    submission in force moves the turn as :func:`submit_turn` did when it was recorded, each
+    post-combat turn played out with the dice recorded since its pre-combat turn."""
+    start: Position | None = None
+    previous: Position | None = None
+    players: dict[str, str] = {}
+    precombat: Body | None = None
+    previous_precombat: Body | None = None
+    since: list[Body] = []
+    since_previous: list[Body] = []
     phase = PRE_COMBAT
     mismatches = []
     for entry in entries:
         data = entry["data"]
         if entry["kind"] == "genesis":
-            start = genesis_position(data)
+            start, players = genesis_position(data), dict(data["players"])
             continue
+        since.append(entry)
+        since_previous.append(entry)
         if entry["kind"] != "submission" or not data.get("in_force", 1) or start is None:
             continue
         if data["phase"] == PRE_COMBAT:
-            precombat, phase = str(data["text"]), COMBAT
+            precombat, since, phase = entry, [], COMBAT
             continue
         amending = "amends" in data and previous is not None
-        base, before = (previous, previous_precombat) if amending else (start, precombat)
-        assert base is not None
-        after = check_turn(
-            parse(str(data["text"])), base, precombat=parse(before) if before else None
-        ).position
+        if amending:
+            assert previous is not None
+            base, pre, later = previous, previous_precombat, since_previous
+        else:
+            base, pre, later = start, precombat, since
+        after = play_out(base, pre, later, players, parse(str(data["text"]))).position
         if digest(position_text(after)) != data.get("new_position_sha256"):
             mismatches.append(int(entry["seq"]))
         if not amending:
-            previous, previous_precombat = start, precombat
-        start, precombat, phase = after, None, PRE_COMBAT
+            previous, previous_precombat, since_previous = start, precombat, since
+        start, precombat, since, phase = after, None, [], PRE_COMBAT
     if start is None:
         raise InvalidRequest("the ledger has no genesis entry: it does not start a game")
     state = TurnState(start.round, power_label(start.to_move), phase)
-    return Rebuilt(start, state, tuple(mismatches), precombat, previous, previous_precombat)
+    return Rebuilt(
+        start, state, tuple(mismatches), _text(precombat), previous, _text(previous_precombat)
+    )
+
+
+def _text(body: Body | None) -> str | None:
+    return str(body["data"]["text"]) if body is not None else None
 
 
 def report_again(ctx: ServiceContext, entry: SignedEntry) -> dict[str, Any]:
@@ -446,6 +497,7 @@ def report_again(ctx: ServiceContext, entry: SignedEntry) -> dict[str, Any]:
     data = json.loads(entry.body)["data"]
     position, precombat = before.checked_against(data)
     report = check_report(str(data["text"]), position, precombat=precombat)
-    if "magic_84" in data:
-        report["magic_84"] = data["magic_84"]
+    for recorded in ("played_out", "magic_84"):
+        if recorded in data:
+            report[recorded] = data[recorded]
     return report

@@ -1,79 +1,83 @@
-"""What the pages show: a member's games, and a game with its ledger as a timeline, a
-page at a time (dice_server.services.paging)."""
+"""What the pages show: a member's games with whose turn it is and the players' names, a
+game with its current turn (its emails, its battles, the board) and its ledger as a
+timeline a page at a time (dice_server.services.paging, dice_server.services.timeline),
+and the roller's game with the declared battles it fills the battle form from. A turn
+email's report is dice_server.services.turn_reports."""
 
 from __future__ import annotations
 
+import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session, selectinload
 
+from adjudicator.boards.drawing import draw_svg
+from adjudicator.names import power_label
+from adjudicator.position import Position, load_json
+from adjudicator.powers import Alliance, Power
 from dice_server import ledger
 from dice_server.db import reading
 from dice_server.errors import NotFound
-from dice_server.kinds import describe, subject
-from dice_server.ledger import Chain, SignedEntry
-from dice_server.models import Game, GameTurn, Member
+from dice_server.ledger import Chain
+from dice_server.models import Game, GameTurn, LedgerEntry, Member
 from dice_server.services import ServiceContext
+from dice_server.services.battle_states import BattleState, battle_states
 from dice_server.services.games import check_participant
 from dice_server.services.outbox import mail_states
 from dice_server.services.paging import PAGE_ENTRIES, Pager, read_page
+from dice_server.services.positions import PRE_COMBAT, genesis_position
+from dice_server.services.timeline import (
+    TimelineEntry,
+    TurnBlock,
+    group_turns,
+    timeline_entry,
+    void_claims,
+)
+from dice_server.services.turns import TurnState
+
+
+@dataclass(frozen=True)
+class Person:
+    name: str
+    email: str
+
+    @property
+    def label(self) -> str:
+        """``Rommel (rommel@example.org)``: the name a player knows, the address that
+        proves it."""
+        return f"{self.name} ({self.email})"
 
 
 @dataclass(frozen=True)
 class GameSummary:
     number: int
-    axis: str
-    allies: str
-    mentor: str | None
+    axis: Person
+    allies: Person
+    mentor: Person | None
     variant: str | None
     status: str
     winner: str | None
     role: str
-
-
-@dataclass(frozen=True)
-class TimelineEntry:
-    seq: int
-    at: str
-    kind: str
-    by: str
-    title: str
-    lines: list[str]
-    groups: list[dict[str, Any]]
-    turn: int | None
-    signed: dict[str, str]
-    mail: str
-
-
-@dataclass(frozen=True)
-class GamePage:
-    """A page of a game's timeline, newest entry first."""
-
-    summary: GameSummary
-    agreements: list[str]
-    entries: list[TimelineEntry]
-    pages: Pager
+    turn: TurnState
+    """The round, the power to move and the phase of its turn."""
+    mover: Person
+    """The player of the power to move."""
+    mover_side: str
+    """``Axis`` or ``Allies``: the side of the power to move."""
+    last_at: str | None
+    """When the newest ledger entry was stamped."""
 
     @property
-    def turns(self) -> str:
-        """The game turns the page's rolls name ("turn 3", "turns 3 to 5"; "" for a page
-        without rolls)."""
-        turns = sorted({e.turn for e in self.entries if isinstance(e.turn, int)})
-        if not turns:
-            return ""
-        return f"turn {turns[0]}" if len(turns) == 1 else f"turns {turns[0]} to {turns[-1]}"
+    def my_move(self) -> bool:
+        """The viewer plays the power to move."""
+        return self.status == "active" and self.role == self.mover_side
 
 
-@dataclass(frozen=True)
-class EntryPage:
-    """One entry, and where the timeline page that shows it starts (None: the newest)."""
-
-    summary: GameSummary
-    entry: TimelineEntry
-    start: int | None
+def _person(member: Member) -> Person:
+    return Person(member.name, member.email)
 
 
 def _role(game: Game, member: Member) -> str:
@@ -86,17 +90,59 @@ def _role(game: Game, member: Member) -> str:
     return "Minister of Law" if member.is_minister else ""
 
 
-def _summary(game: Game, member: Member) -> GameSummary:
+def _side(power: str) -> str:
+    found = next((p for p in Power if power_label(p) == power), None)
+    return "Axis" if found is not None and found.alliance is Alliance.AXIS else "Allies"
+
+
+def _summary(game: Game, member: Member, turn: TurnState, last_at: str | None) -> GameSummary:
     return GameSummary(
         number=game.number,
-        axis=game.axis.email,
-        allies=game.allies.email,
-        mentor=game.mentor.email if game.mentor else None,
+        axis=_person(game.axis),
+        allies=_person(game.allies),
+        mentor=_person(game.mentor) if game.mentor else None,
         variant=game.variant,
         status=game.status,
         winner=game.winner,
         role=_role(game, member),
+        turn=turn,
+        mover=_person(game.axis if _side(turn.power) == "Axis" else game.allies),
+        mover_side=_side(turn.power),
+        last_at=last_at,
     )
+
+
+def _start(session: Session, number: int) -> Position:
+    """The position the game started from (its genesis names it)."""
+    body = session.execute(
+        select(LedgerEntry.body).where(LedgerEntry.game_number == number, LedgerEntry.seq == 1)
+    ).scalar_one_or_none()
+    return genesis_position(json.loads(body)["data"] if body else {})
+
+
+def _turn(session: Session, number: int, row: GameTurn | None) -> TurnState:
+    """Whose turn it is: the kept turn, else (a game older than kept positions) the start
+    of the position its genesis names."""
+    if row is not None:
+        return TurnState(row.round, row.power, row.phase)
+    start = _start(session, number)
+    return TurnState(start.round, power_label(start.to_move), PRE_COMBAT)
+
+
+def _last_at(session: Session, game: Game) -> str | None:
+    if game.head_seq is None:
+        return None
+    return session.execute(
+        select(LedgerEntry.at).where(
+            LedgerEntry.game_number == game.number, LedgerEntry.seq == game.head_seq
+        )
+    ).scalar_one_or_none()
+
+
+def summary_of(session: Session, game: Game, member: Member) -> GameSummary:
+    """The game as ``member`` sees it at the top of its pages."""
+    turn = _turn(session, game.number, session.get(GameTurn, game.number))
+    return _summary(game, member, turn, _last_at(session, game))
 
 
 def _games_query() -> Any:
@@ -106,7 +152,8 @@ def _games_query() -> Any:
 
 
 def games_for(ctx: ServiceContext, member: Member) -> list[GameSummary]:
-    """The member's games; a Minister of Law sees every game."""
+    """The member's games, each with whose turn it is and its last activity; a Minister of
+    Law sees every game."""
     query = _games_query().order_by(Game.number.desc())
     if not member.is_minister:
         query = query.where(
@@ -117,16 +164,39 @@ def games_for(ctx: ServiceContext, member: Member) -> list[GameSummary]:
             )
         )
     with reading(ctx.sessions) as session:
-        return [_summary(game, member) for game in session.execute(query).scalars()]
+        games = list(session.execute(query).scalars())
+        numbers = [game.number for game in games]
+        rows = session.execute(select(GameTurn).where(GameTurn.game_number.in_(numbers)))
+        turns = {row.game_number: row for row in rows.scalars()}
+        newest = session.execute(
+            select(LedgerEntry.game_number, LedgerEntry.at)
+            .join(
+                Game,
+                and_(Game.number == LedgerEntry.game_number, Game.head_seq == LedgerEntry.seq),
+            )
+            .where(LedgerEntry.game_number.in_(numbers))
+        )
+        last = {number: at for number, at in newest}
+        return [
+            _summary(
+                game,
+                member,
+                _turn(session, game.number, turns.get(game.number)),
+                last.get(game.number),
+            )
+            for game in games
+        ]
 
 
 def game_summary(ctx: ServiceContext, number: int, viewer: Member) -> GameSummary:
-    """A game as the roller shows it before rolling: both players' addresses."""
+    """A game as the roller and the turn form show it: the players by name and address,
+    and whose turn it is."""
     with reading(ctx.sessions) as session:
-        return _summary(_game(session, number, viewer), viewer)
+        return summary_of(session, viewed_game(session, number, viewer), viewer)
 
 
-def _game(session: Session, number: int, viewer: Member) -> Game:
+def viewed_game(session: Session, number: int, viewer: Member) -> Game:
+    """Game ``number`` with its players, for one of its participants (or a minister)."""
     game: Game | None = session.execute(
         _games_query().where(Game.number == number)
     ).scalar_one_or_none()
@@ -136,46 +206,143 @@ def _game(session: Session, number: int, viewer: Member) -> Game:
     return game
 
 
-def _timeline_entry(number: int, entry: SignedEntry, mail: str) -> TimelineEntry:
-    data = json.loads(entry.body)["data"]
-    return TimelineEntry(
-        seq=entry.seq,
-        at=entry.at,
-        kind=entry.kind,
-        by=data.get("by", "dice server"),
-        title=subject(number, entry.seq, entry.kind, data),
-        lines=describe(entry.kind, data),
-        groups=data.get("groups", []),
-        turn=data.get("turn"),
-        signed=entry.signed(),
-        mail=mail,
+# --- the game page ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A turn email of the current turn, as the game page lists it."""
+
+    seq: int
+    at: str
+    headline: str
+    phase: str
+    in_force: bool
+    late: str | None
+    amends: int | None
+    errors: int
+    findings: int
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """The game's current turn, and a page of its timeline, newest entry first."""
+
+    summary: GameSummary
+    agreements: list[str]
+    submissions: list[Submission]
+    battles: list[BattleState]
+    entries: list[TimelineEntry]
+    pages: Pager
+
+    @property
+    def blocks(self) -> list[TurnBlock]:
+        return group_turns(self.entries)
+
+    @property
+    def turns(self) -> str:
+        """The game turns the page's rolls name ("turn 3", "turns 3 to 5"; "" for a page
+        without rolls)."""
+        turns = sorted({e.turn for e in self.entries if isinstance(e.turn, int)})
+        if not turns:
+            return ""
+        return f"turn {turns[0]}" if len(turns) == 1 else f"turns {turns[0]} to {turns[-1]}"
+
+
+def _submissions(session: Session, number: int, turn: TurnState) -> list[Submission]:
+    """The turn emails of the current turn, newest first: those after the post-combat turn
+    that began it (a late amendment of the turn before is not the current turn's)."""
+    row = session.get(GameTurn, number)
+    after = (row.previous_postcombat_seq or 0) if row is not None else 0
+    found = session.execute(
+        select(LedgerEntry.seq, LedgerEntry.at, LedgerEntry.body)
+        .where(
+            LedgerEntry.game_number == number,
+            LedgerEntry.kind == "submission",
+            LedgerEntry.seq > after,
+        )
+        .order_by(LedgerEntry.seq.desc())
     )
+    out = []
+    for seq, at, body in found:
+        data = json.loads(body)["data"]
+        if (data.get("round"), data.get("power")) != (turn.round, turn.power):
+            continue
+        findings = data.get("findings", [])
+        amended = " (amendment)" if "amends" in data else ""
+        out.append(
+            Submission(
+                seq=seq,
+                at=at,
+                headline=f"{data['phase']} turn{amended}",
+                phase=str(data["phase"]),
+                in_force=bool(data.get("in_force", 1)),
+                late=data.get("late"),
+                amends=data.get("amends"),
+                errors=sum(1 for f in findings if f.get("severity") == "error"),
+                findings=len(findings),
+            )
+        )
+    return out
+
+
+def _claims(session: Session, number: int, since: int) -> dict[int, tuple[int, ...]]:
+    """The void-claim notes sent since entry ``since``, by the roll each names."""
+    notes = session.execute(
+        select(LedgerEntry.seq, LedgerEntry.body).where(
+            LedgerEntry.game_number == number,
+            LedgerEntry.kind == "note",
+            LedgerEntry.seq > since,
+        )
+    )
+    return void_claims((seq, body) for seq, body in notes)
 
 
 def game_page(
     ctx: ServiceContext, number: int, viewer: Member, start: int | None = None
 ) -> GamePage:
-    """One page of the game's timeline, down from entry ``start`` (else the newest): only
-    that page's entries and their messages are read."""
+    """The game's current turn, and one page of its timeline, down from entry ``start``
+    (else the newest): only that page's entries and their messages are read."""
+    battles = battle_states(ctx, number, viewer)
     with reading(ctx.sessions) as session:
-        game = _game(session, number, viewer)
+        game = viewed_game(session, number, viewer)
+        summary = summary_of(session, game, viewer)
         chain = Chain.game(number)
         page = read_page(session, chain, start)
         mail = mail_states(session, ctx.mail_domain, chain, page.entries)
-        return GamePage(
-            summary=_summary(game, viewer),
-            agreements=[a.text for a in game.agreements],
-            entries=[
-                _timeline_entry(number, e, mail.get(e.seq, "not queued")) for e in page.entries
-            ],
-            pages=page.pages,
-        )
+        oldest = min([page.pages.first_seq, *(seq for b in battles for seq in b.rolls)])
+        claims = _claims(session, number, oldest)
+        submissions = _submissions(session, number, summary.turn)
+        agreements = [a.text for a in game.agreements]
+    battles = [
+        replace(b, void_claims={seq: claims[seq] for seq in b.rolls if seq in claims})
+        for b in battles
+    ]
+    return GamePage(
+        summary=summary,
+        agreements=agreements,
+        submissions=submissions,
+        battles=battles,
+        entries=[
+            timeline_entry(number, e, mail.get(e.seq, "not queued"), claims) for e in page.entries
+        ],
+        pages=page.pages,
+    )
+
+
+@dataclass(frozen=True)
+class EntryPage:
+    """One entry, and where the timeline page that shows it starts (None: the newest)."""
+
+    summary: GameSummary
+    entry: TimelineEntry
+    start: int | None
 
 
 def game_entry(ctx: ServiceContext, number: int, seq: int, viewer: Member) -> EntryPage:
     """One entry of the game's ledger, and the timeline page to go back to."""
     with reading(ctx.sessions) as session:
-        game = _game(session, number, viewer)
+        game = viewed_game(session, number, viewer)
         chain = Chain.game(number)
         entry = ledger.entry(session, chain, seq)
         if entry is None:
@@ -184,10 +351,67 @@ def game_entry(ctx: ServiceContext, number: int, seq: int, viewer: Member) -> En
         head = ledger.head(session, chain)
         newest = head is not None and seq > head.seq - PAGE_ENTRIES
         return EntryPage(
-            summary=_summary(game, viewer),
-            entry=_timeline_entry(number, entry, mail.get(seq, "not queued")),
+            summary=summary_of(session, game, viewer),
+            entry=timeline_entry(
+                number, entry, mail.get(seq, "not queued"), _claims(session, number, seq)
+            ),
             start=None if newest else seq,
         )
+
+
+# --- the board -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardPicture:
+    svg: str
+    etag: str
+    """Changes with the picture: a new position, or a new drawing of the same one."""
+
+
+def board_svg(ctx: ServiceContext, number: int, viewer: Member) -> BoardPicture:
+    """The game's current position drawn as the board (an SVG document)."""
+    with reading(ctx.sessions) as session:
+        viewed_game(session, number, viewer)
+        row = session.get(GameTurn, number)
+        position = (
+            load_json(json.loads(row.position), checked=False) if row else _start(session, number)
+        )
+    svg = draw_svg(position)
+    return BoardPicture(svg, hashlib.sha256(svg.encode("utf-8")).hexdigest()[:32])
+
+
+# --- the battle roller -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollerPage:
+    """The game as a roller page shows it, and for the battle roller the current turn's
+    declared battles, one of them ``chosen`` to pre-fill the form."""
+
+    summary: GameSummary
+    battles: list[BattleState]
+    chosen: BattleState | None
+
+
+def roller_page(
+    ctx: ServiceContext,
+    number: int,
+    viewer: Member,
+    *,
+    battles: bool = False,
+    chosen: int | None = None,
+) -> RollerPage:
+    """The game as a roller page shows it; ``battles``: with the current turn's declared
+    battles, ``chosen`` (a battle's number) filling in the form when another round of it
+    may be rolled."""
+    summary = game_summary(ctx, number, viewer)
+    declared = battle_states(ctx, number, viewer) if battles else []
+    pick = next((b for b in declared if b.number == chosen and b.open), None)
+    return RollerPage(summary, declared, pick)
+
+
+# --- the operator's list ---------------------------------------------------------------------
 
 
 def all_games(ctx: ServiceContext) -> list[str]:

@@ -1,5 +1,6 @@
-"""My games, and a game's page: players, mentor, variant, agreements, and the ledger as a
-readable timeline with the state of each entry's mail, a page at a time, newest first."""
+"""My games, and a game's page: players, mentor, variant, agreements, whose turn it is with
+its emails and battles, a picture of the board, and the ledger as a timeline grouped by
+game turn with the state of each entry's mail, a page at a time, newest first."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from flask_login import current_user, login_required
 
 from dice_server.services.paging import entry_number
-from dice_server.services.views import game_entry, game_page, games_for
+from dice_server.services.views import board_svg, game_entry, game_page, games_for
 from dice_server.text import escape_bidi_json
 from dice_server.web.context import service_context
 from dice_server.web.pages import Page, me
@@ -29,6 +30,19 @@ def index() -> Page:
 def game(number: int) -> Page:
     page = game_page(service_context(), number, me(), entry_number(request.args.get("from")))
     return render_template("game.html", page=page)
+
+
+@bp.get("/games/<int:number>/board.svg")
+@login_required
+def board(number: int) -> Response:
+    """The board as it stands, drawn from the game's position; a browser revalidates it
+    (the picture changes when a post-combat turn moves the board)."""
+    picture = board_svg(service_context(), number, me())
+    response = Response(picture.svg, mimetype="image/svg+xml")
+    response.set_etag(picture.etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.make_conditional(request)
+    return response
 
 
 @bp.get("/games/<int:number>/entries/<int:seq>")

@@ -1,5 +1,7 @@
 """The roller in the browser: the battle, tech, bombing, rocket and note forms. Each post
-runs the same service function as the JSON API, under the form's one-time nonce."""
+runs the same service function as the JSON API, under the form's one-time nonce. The battle
+roller offers the current turn's declared battles; one chosen (``?battle=2``) fills in the
+form with its next round: the declared units, or the survivors once rolled."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from dice_server.errors import ServiceError
 from dice_server.kinds import WRITTEN, EntryKind
 from dice_server.services.entries import Retry
 from dice_server.services.rolls import write
-from dice_server.services.views import game_summary
+from dice_server.services.views import roller_page
 from dice_server.web import nonces
 from dice_server.web.context import service_context
 from dice_server.web.pages import Page, field_error, me
@@ -26,11 +28,16 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
 
     def view(number: int) -> Page:
         member = me()
-        summary = game_summary(service_context(), number, member)
+        chosen = request.args.get("battle", type=int) if request.method == "GET" else None
+        page = roller_page(
+            service_context(), number, member, battles=kind.name == "roll", chosen=chosen
+        )
+        summary = page.summary
         # A roll in an ended game is refused (the service says so on a POST); the page says
         # it before anyone fills in the form. Notes still reach an ended game.
         ended = not kind.while_ended and summary.status != "active"
-        form = form_class()
+        prefill = page.chosen.form_data(summary.turn) if page.chosen is not None else None
+        form = form_class(data=prefill) if prefill else form_class()
         status = 200
         if request.method == "POST":
             if form.validate_on_submit():
@@ -56,6 +63,8 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
             title=kind.title,
             what=kind.page,
             ended=ended,
+            battles=page.battles,
+            chosen=page.chosen,
         ), status
 
     view.__name__ = f"{kind.endpoint}_view"

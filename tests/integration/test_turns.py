@@ -201,8 +201,13 @@ def test_the_postcombat_turn_moves_the_board(client: FlaskClient, league: League
     assert data["phase"] == "post-combat" and len(data["new_position_sha256"]) == 64
     shown = get(client, league, "position")
     assert shown["turn"] == {"round": 1, "power": "Germany", "phase": "pre-combat"}
-    assert shown["position"]["owners"]["Ukraine S.S.R."] == "USSR"
     assert shown["position"]["to_move"] == "Germany"
+    # No die was rolled: the dice, not the written results, move the board (IAAPA Error
+    # Correction V), so Ukraine was not fought and stays German, and the engine says so.
+    assert shown["position"]["owners"]["Ukraine S.S.R."] == "Germany"
+    codes = {(f["line"], f["code"]) for f in data["played_out"]}
+    assert {(4, "no-verdict"), (4, "result-differs"), (13, "count-mismatch")} <= codes
+    assert shown["position"]["banks"]["USSR"] == 24 - 24 + 24  # bank - 8 INF + income
     assert get(client, league, "battles") == []
     # The ledger alone rebuilds the kept position, at any entry.
     runner_position = rebuilt(league, 3)
@@ -353,7 +358,10 @@ def test_a_full_round_on_the_classic_board(client: FlaskClient, league: League) 
         who = "axis" if mover in ("Germany", "Japan") else "allies"
         sent = submit(client, league, who, pre.read_text())
         assert sent.status_code == 201, (pre.name, sent.get_data(as_text=True))
-        assert sent.get_json()["report"]["summary"]["errors"] == 0, pre.name
+        if pre.name.startswith("01"):
+            # Later turns were written before the dice fell: what they declare may no longer
+            # stand on the board the dice made (recorded all the same, with the findings).
+            assert sent.get_json()["report"]["summary"]["errors"] == 0, pre.name
         for battle in get(client, league, "battles"):
             rolled = roll(client, league, who, battle_roll(mover, battle))
             assert rolled.status_code == 201, (pre.name, rolled.get_data(as_text=True))
