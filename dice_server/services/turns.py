@@ -5,10 +5,14 @@ signed and timestamped like a roll, recorded with what the rules engine found in
 the game's own position; the position and whose turn it is are kept beside the ledger
 (:class:`~dice_server.models.GameTurn`) and the ledger alone rebuilds them (:func:`rebuild`).
 
-Timing (IAAPA Amendments and Special Orders): "Combat moves may be amended up until the
-first die roll of that turn. Non-combat moves and placements may be amended up until the
-opponent's next pre-combat turn." An amendment sent later is recorded (its timing matters
-under Error Correction VII) but is marked not in force and changes nothing.
+Timing (IAAPA Amendments and Special Orders): "The attacker may modify his combat moves
+provided that he sends an updated pre-combat turn before rolling any dice. No changes will be
+allowed once any combat dice are rolled. The attacker may modify his non-combat or unit
+placements at any time as long as the changes are sent out before his opponent sends in his
+pre-combat moves." An amendment sent later is recorded (its timing matters under Error
+Correction VII) but is marked not in force and changes nothing. The next pre-combat turn ends
+the window for the last turn's non-combat moves even when the same player sends it (the US
+turn is followed by the USSR's): the board it was checked against must stand.
 """
 
 from __future__ import annotations
@@ -222,8 +226,8 @@ def _plan(session: Session, number: int, actor: Actor, body: str, turn: Turn) ->
         if step == "late":
             plan.data["in_force"] = 0
             plan.data["late"] = (
-                f"combat moves may be amended up until the first die roll of that turn: "
-                f"entry #{row.rolled_seq} rolled first (IAAPA Amendments and Special Orders)"
+                f'"No changes will be allowed once any combat dice are rolled": entry '
+                f"#{row.rolled_seq} rolled first (IAAPA Amendments and Special Orders)"
             )
         return plan
     if turn.kind is TurnKind.POST_COMBAT and row.phase == PRE_COMBAT:
@@ -341,9 +345,9 @@ def _amend_postcombat(
     if row.phase != PRE_COMBAT:
         data["in_force"] = 0
         data["late"] = (
-            f"non-combat moves and placements may be amended up until the opponent's next "
-            f"pre-combat turn: {row.power}'s pre-combat turn (entry #{row.precombat_seq}) "
-            "came first (IAAPA Amendments and Special Orders)"
+            '"non-combat or unit placements" may be modified only "before his opponent sends '
+            f'in his pre-combat moves": {row.power}\'s pre-combat turn (entry '
+            f"#{row.precombat_seq}) came first (IAAPA Amendments and Special Orders)"
         )
         return Plan(data, report, row, "late")
     later = entries_since(session, number, precombat["seq"]) if precombat else []

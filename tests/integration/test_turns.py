@@ -134,31 +134,6 @@ def test_a_roll_is_linked_to_its_declared_battle(client: FlaskClient, league: Le
     assert "not a battle of the pre-combat turn" in undeclared["findings"][0]["message"]
 
 
-def test_combat_moves_amended_before_the_first_die_only(
-    client: FlaskClient, league: League
-) -> None:
-    """IAAPA Amendments and Special Orders: "Combat moves may be amended up until the first
-    die roll of that turn." """
-    submit(client, league, "allies", USSR_PRE)
-    amended = submit(client, league, "allies", USSR_PRE.replace("8 inf ($24)", "6 inf ($18)"))
-    data = json.loads(amended.get_json()["entry"]["body"])["data"]
-    assert (data["amends"], data["in_force"]) == (2, 1)
-    request = {
-        "round": 1,
-        "turn": 1,
-        "country": "USSR",
-        "battle": "East Europe",
-        "attacker": [{"unit": "FTR", "count": 1}],
-        "defender": [{"unit": "INF", "count": 3}],
-    }
-    assert roll(client, league, "allies", request).status_code == 201
-    late = submit(client, league, "allies", USSR_PRE)
-    data = json.loads(late.get_json()["entry"]["body"])["data"]
-    assert (data["amends"], data["in_force"]) == (3, 0)
-    assert "first die roll" in data["late"]
-    assert get(client, league, "battles")[1]["rolls"] == [4]
-
-
 def test_a_postcombat_turn_before_its_precombat_is_refused(
     client: FlaskClient, league: League
 ) -> None:
@@ -220,29 +195,6 @@ def rebuilt(league: League, at: int) -> Any:
     from dice_server.services.turns import game_position
 
     return game_position(league.ctx, league.game, None, at=at)
-
-
-def test_noncombat_moves_amended_until_the_opponents_next_precombat_turn(
-    client: FlaskClient, league: League
-) -> None:
-    """IAAPA Amendments and Special Orders: "Non-combat moves and placements may be amended
-    up until the opponent's next pre-combat turn." """
-    submit(client, league, "allies", USSR_PRE)
-    submit(client, league, "allies", USSR_POST)
-    amended_text = USSR_POST.replace("Russia 8 INF", "Karelia 8 INF")
-    amended = submit(client, league, "allies", amended_text)
-    assert amended.status_code == 201, amended.get_data(as_text=True)
-    data = json.loads(amended.get_json()["entry"]["body"])["data"]
-    assert (data["amends"], data["in_force"]) == (3, 1)
-    kept = get(client, league, "position")
-    assert kept["turn"]["power"] == "Germany"
-    assert rebuilt(league, 4) == kept
-    germany = submit(client, league, "axis", GERMANY_PRE)
-    assert germany.status_code == 201, germany.get_data(as_text=True)
-    late = submit(client, league, "allies", USSR_POST)
-    data = json.loads(late.get_json()["entry"]["body"])["data"]
-    assert data["in_force"] == 0 and "opponent's next pre-combat turn" in data["late"]
-    assert get(client, league, "position")["position"] == kept["position"]
 
 
 def note(client: FlaskClient, league: League, who: str, text: str) -> Any:
