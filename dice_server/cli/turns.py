@@ -116,14 +116,8 @@ def position_draw(file: str, output: str | None) -> None:
     from adjudicator.position import load_json
 
     text = read_input(file)
-    try:
+    with refused_input(file, status=2, invalid=f"{file} is not a position: "):
         svg = draw_svg(load_json(json.loads(text)))
-    except json.JSONDecodeError as exc:
-        click.echo(f"error: {file} is not JSON: {exc.msg} at line {exc.lineno}", err=True)
-        sys.exit(2)
-    except ValueError as exc:
-        click.echo(f"error: {file} is not a position: {exc}", err=True)
-        sys.exit(2)
     if output is None:
         click.echo(svg, nl=False)
         return
@@ -170,16 +164,17 @@ the result provisional (dice set aside or missing: roll again before it counts).
 
 
 @contextmanager
-def refused_input(name: str) -> Iterator[None]:
-    """Malformed input ends the command with ``error:`` on stderr and exit status 1."""
+def refused_input(name: str, *, status: int = 1, invalid: str = "") -> Iterator[None]:
+    """Malformed input ends the command with ``error:`` on stderr (``invalid`` before the
+    reason) and exit ``status``."""
     try:
         yield
     except json.JSONDecodeError as exc:
         click.echo(f"error: {name} is not JSON: {exc.msg} at line {exc.lineno}", err=True)
-        sys.exit(1)
+        sys.exit(status)
     except ValueError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        click.echo(f"error: {invalid}{exc}", err=True)
+        sys.exit(status)
 
 
 def _show_battle(result: dict[str, object], as_json: bool) -> None:

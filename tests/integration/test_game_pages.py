@@ -9,7 +9,6 @@ from __future__ import annotations
 import html as entities
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,27 +27,11 @@ from dice_server.services.turn_reports import placed_findings
 from dice_server.services.turns import submit_turn
 from tests import bulk
 from tests.conftest import League, logged_in
+from tests.integration.test_turns import UKRAINE_ROLL, USSR_PRE
 
-TURNS = Path(__file__).resolve().parents[1] / "data" / "turns"
-USSR_PRE = (TURNS / "02-ussr-r1-precombat.txt").read_text()
 #: The same turn with a misspelling on line 7 (IAAPA Error Correction VI: a warning).
 USSR_TYPO = USSR_PRE.replace("ukraine (3 inf", "ukrane (3 inf")
-UKRAINE = {
-    "round": 1,
-    "turn": 1,
-    "country": "USSR",
-    "battle": "Ukraine",
-    "attacker": [
-        {"unit": "INF", "count": 6},
-        {"unit": "ARM", "count": 2},
-        {"unit": "FTR", "count": 1},
-    ],
-    "defender": [
-        {"unit": "INF", "count": 3},
-        {"unit": "ARM", "count": 2},
-        {"unit": "FTR", "count": 1},
-    ],
-}
+UKRAINE = UKRAINE_ROLL
 SVG = "{http://www.w3.org/2000/svg}"
 
 
