@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import and_, or_, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, joinedload, selectinload
 
 from adjudicator.boards.drawing import draw_svg
 from adjudicator.names import power_label
@@ -146,8 +146,9 @@ def summary_of(session: Session, game: Game, member: Member) -> GameSummary:
 
 
 def _games_query() -> Any:
+    """Games with their players and mentor, read in the same query."""
     return select(Game).options(
-        selectinload(Game.axis), selectinload(Game.allies), selectinload(Game.mentor)
+        joinedload(Game.axis), joinedload(Game.allies), joinedload(Game.mentor)
     )
 
 
@@ -406,7 +407,9 @@ def roller_page(
     battles, ``chosen`` (a battle's number) filling in the form when another round of it
     may be rolled."""
     summary = game_summary(ctx, number, viewer)
-    declared = battle_states(ctx, number, viewer) if battles else []
+    # Battles are declared only while a pre-combat turn is in force.
+    in_combat = summary.turn.phase == "combat"
+    declared = battle_states(ctx, number, viewer) if battles and in_combat else []
     pick = next((b for b in declared if b.number == chosen and b.open), None)
     return RollerPage(summary, declared, pick)
 
