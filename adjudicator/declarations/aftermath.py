@@ -25,6 +25,7 @@ from adjudicator.units import NO_UNITS, Domain, Units, UnitType
 Key = tuple[str, UnitType]
 STAY = frozenset({UnitType.AA, UnitType.IC})
 """Units that never take part in a combat move (IAAPA AA Guns; complexes never move)."""
+_MOVERS = tuple(u for u in UnitType if u not in STAY)
 
 
 @dataclass
@@ -210,9 +211,8 @@ def _combat_unknown(exp: Expectation, position: Position, turn: Turn) -> None:
         for unit, n in result.survivors:
             exp.add(where, unit, n, None)
         if not result.survivors:
-            for unit in UnitType:
-                if unit not in STAY:
-                    exp.add(where, unit, 0, None)
+            for unit in _MOVERS:
+                exp.add(where, unit, 0, None)
         is_sea = position.board.territories[result.territory].is_sea
         _outcome(exp, result.territory, is_sea, result, False, result.line)
 

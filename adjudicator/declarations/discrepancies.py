@@ -27,7 +27,7 @@ from types import MappingProxyType
 from adjudicator.declarations.aftermath import STAY, Expectation, expect
 from adjudicator.declarations.findings import Code, warning_finding
 from adjudicator.diagnostics import Diagnostic, Rule
-from adjudicator.notation.model import Turn
+from adjudicator.notation.model import Turn, tally
 from adjudicator.position.model import Position, PositionError, check
 from adjudicator.powers import Power
 from adjudicator.units import (
@@ -161,10 +161,15 @@ class Reconciler:
             else:
                 counts[unit] = said
                 standing.append((unit, said, lo, hi))
-        result = Units.of(counts)
-        self._overruled(space, listed, sorted(overruled, key=lambda o: CHART_ORDER[o[0]]))
-        self._standing(space, sorted(standing, key=lambda o: CHART_ORDER[o[0]]), Code.MAP_DIFFERS)
-        self._standing(space, sorted(excess, key=lambda o: CHART_ORDER[o[0]]), Code.MAP_EXCESS)
+        result = tally(counts.items())
+        if overruled:
+            self._overruled(space, listed, sorted(overruled, key=lambda o: CHART_ORDER[o[0]]))
+        if standing:
+            self._standing(
+                space, sorted(standing, key=lambda o: CHART_ORDER[o[0]]), Code.MAP_DIFFERS
+            )
+        if excess:
+            self._standing(space, sorted(excess, key=lambda o: CHART_ORDER[o[0]]), Code.MAP_EXCESS)
         if left_out:
             omitted.append(f"{space} ({result})")
         return result
@@ -338,18 +343,20 @@ def apply_post_combat(
         found.append(
             warning_finding(
                 0,
-                Rule.DISCREPANCIES,
+                Rule.INCOME,
                 f"the turn spends {cost + NEUTRAL_FEE * neutrals}"
                 f" IPCs, but only {bank[mover]} were in hand",
                 "check the purchases and research",
                 Code.OVERSPENT,
+                also=(Rule.PURCHASE_UNITS,),
             )
         )
     technologies = dict(position.technologies)
     technologies[mover] = techs
+    bank[mover] = max(0, left) + after.income(mover)  # income: the owners, not the units
     result = dataclasses.replace(
-        after.with_spaces(changes),
-        bank=MappingProxyType(dict(bank)),
+        after.with_spaces(changes) if changes else after,
+        bank=MappingProxyType(bank),
         technologies=MappingProxyType(technologies),
     )
     try:
@@ -364,8 +371,6 @@ def apply_post_combat(
                 Code.IMPOSSIBLE_POSITION,
             )
         )
-    bank[mover] = max(0, left) + result.income(mover)
-    result = result.with_bank(mover, bank[mover])
     if mover is position.to_move:
         result = result.next_turn()
     return PostCombat(mover, result, tuple(sorted(found, key=lambda f: f.line)))

@@ -74,7 +74,15 @@ class Code(StrEnum):
     COUNT_MISMATCH = "count-mismatch"
     """Warning: the declared territory or IPC count is not the position's."""
     OVERSPENT = "overspent"
-    """Warning: more IPCs spent than the power had."""
+    """More IPCs spent on units and research than the power had in hand: an error in the
+    pre-combat turn that buys them (IAAPA Income Collection and Spending; Error Correction
+    IV for research dice), a warning when only the post-combat orders show it."""
+    PURCHASE_TOTAL = "purchase-total"
+    """Warning: a written purchase total, or IPCs left, that is not what the price list and
+    the bank give; the message names the correct figure."""
+    CAPITAL_LOST = "capital-lost"
+    """Error: units bought while the power's capital is under enemy control (IAAPA Income
+    Collection and Spending)."""
 
 
 def finding(

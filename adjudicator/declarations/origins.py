@@ -141,8 +141,12 @@ class OriginCheck:
         one place, be enough, and be able to reach the battle; units of one type in one place
         are interchangeable, so which of them is meant does not matter."""
         candidates = []
+        named = {place: n for (place, u), n in self.named.items() if u is unit}
         for place, units in self.position.spaces_of(self.power):
-            spare = units.count(unit) - self.named.get((place, unit), 0)
+            have = units.count(unit)
+            if not have:
+                continue
+            spare = have - named.get(place, 0)
             if place != sortie.place and spare > 0:
                 candidates.append((place, spare))
         if len(candidates) != 1 or candidates[0][1] < count:

@@ -12,10 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.declarations.geometry import Movement
-from adjudicator.notation.model import Battle, BattleKind, Origin
+from adjudicator.notation.model import Battle, BattleKind, Origin, tally
 from adjudicator.position.model import CARGO, cargo_slots
 from adjudicator.powers import Power
 from adjudicator.units import Units, UnitType
+
+_CARGO = tuple(CARGO)
+"""CARGO as a tuple: membership by identity, with no enum hashing (a hot test)."""
 
 
 @dataclass(frozen=True)
@@ -104,14 +107,14 @@ def fighting(origin: Origin, is_sea_battle: bool, movement: Movement) -> Units:
     """The units of ``origin`` that fight in its battle (cargo at sea does not)."""
     at_sea = origin.place is not None and movement.is_sea(origin.place)
     if is_sea_battle and (origin.transports or at_sea):
-        return Units.of((u, n) for u, n in origin.units if u not in CARGO)
+        return tally((u, n) for u, n in origin.units if u not in _CARGO)
     return origin.units
 
 
 def _lift(site: Site, origins: list[Origin], movement: Movement) -> Lift | None:
     """The lift of one line's origins, if they carry land units by sea."""
     first = origins[0]
-    cargo = Units.of((u, n) for o in origins for u, n in o.units if u in CARGO)
+    cargo = tally((u, n) for o in origins for u, n in o.units if u in _CARGO)
     if not cargo:
         return None
     written = first.transports.count(UnitType.TRN)
@@ -125,7 +128,7 @@ def _lift(site: Site, origins: list[Origin], movement: Movement) -> Lift | None:
         path = path[1:]
     boarding = tuple(
         dict.fromkeys(
-            o.place for o in origins if o.place is not None and any(u in CARGO for u, _ in o.units)
+            o.place for o in origins if o.place is not None and any(u in _CARGO for u, _ in o.units)
         )
     )
     inferred = False

@@ -23,6 +23,7 @@ from adjudicator.declarations.plan import Site, fighting
 from adjudicator.declarations.reach import can_reach
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import Battle, BattleKind, Turn
+from adjudicator.powers import Alliance
 from adjudicator.units import UnitType
 
 
@@ -42,10 +43,10 @@ def _meant(battle: Battle, is_sea: bool, movement: Movement) -> str | None:
         return None
     planes = any(u in (UnitType.FTR, UnitType.BMB) for _, u in attackers)
     found = []
-    for space in movement.position.units:
-        if movement.is_sea(space) != is_sea or not movement.position.has_enemy(
-            space, movement.power
-        ):
+    power = movement.power
+    enemy = Alliance.ALLIES if power.alliance is Alliance.AXIS else Alliance.AXIS
+    for space in movement.position.occupied(enemy):  # order-free: one place, or none
+        if movement.is_sea(space) != is_sea:
             continue
         if not all(can_reach(movement, unit, origin, space) for origin, unit in attackers):
             continue

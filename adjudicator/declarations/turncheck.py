@@ -25,6 +25,8 @@ from typing import Any
 from adjudicator.declarations.combat import check_declarations, void_battles
 from adjudicator.declarations.counts import check_counts
 from adjudicator.declarations.discrepancies import apply_post_combat
+from adjudicator.declarations.findings import Code
+from adjudicator.declarations.purchases import check_purchases
 from adjudicator.diagnostics import Diagnostic
 from adjudicator.names import Names
 from adjudicator.notation.jsonreport import diagnostic_report, summary, turn_report
@@ -61,22 +63,37 @@ def _first_line(turn: Turn) -> int:
     return min(lines, default=0)
 
 
+def _first_pre_line(turn: Turn) -> int | None:
+    lines = [x.line for group in (turn.tech, turn.purchases, turn.battles) for x in group]
+    return min(lines, default=None)
+
+
 def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None) -> TurnCheck:
     """``turn`` checked against ``position``, the start of the turn it belongs to."""
     post = bool(turn.results or turn.moves or turn.placements or turn.map or turn.counts)
     if not post:
-        return TurnCheck(turn, check_declarations(turn, position), position)
-    whole = bool(turn.battles) and min(b.line for b in turn.battles) < _first_line(turn)
+        pre = (*check_purchases(turn, position), *check_declarations(turn, position))
+        return TurnCheck(turn, tuple(sorted(pre, key=lambda f: f.line)), position)
+    first_post = _first_line(turn)
+    whole = bool(turn.battles) and min(b.line for b in turn.battles) < first_post
+    first_pre = _first_pre_line(turn)
+    pre_first = first_pre is not None and first_pre < first_post
     found: list[Diagnostic] = []
+    if pre_first:
+        found.extend(check_purchases(turn, position))
     if whole:
         found.extend(check_declarations(turn, position))
     applied = apply_post_combat(position, turn, precombat=turn if whole else precombat)
-    found.extend(applied.findings)
+    overspent = any(f.code is Code.OVERSPENT for f in found)
+    found.extend(f for f in applied.findings if not (overspent and f.code is Code.OVERSPENT))
     found.extend(check_counts(applied.position, applied.power, turn.counts))
-    if turn.battles and not whole:
+    if first_pre is not None and not pre_first:
         after = applied.position
         same_player = after.to_move.alliance is applied.power.alliance
-        found.extend(check_declarations(turn, after, power=after.to_move if same_player else None))
+        power = after.to_move if same_player else None
+        found.extend(check_purchases(turn, after, power=power))
+        if turn.battles:
+            found.extend(check_declarations(turn, after, power=power))
     ordered = tuple(sorted(found, key=lambda f: f.line))
     return TurnCheck(turn, ordered, applied.position, applied.power)
 

@@ -25,7 +25,12 @@ Names resolve through :mod:`adjudicator.names` (canonical names are classic.xml'
 is always its canonical abbreviation INF ARM FTR BMB TRN SUB AC BB AA IC). Misspellings are
 read with a ``warning`` (IAAPA Error Correction VI); only what stops part of the turn being
 read is an ``error``. Greetings, sign-offs, quoted replies (``>`` lines, "On ... wrote:"
-blocks) and signatures (after "-- ") are not orders.
+blocks) and signatures (after "-- ") are not orders. A remark between the orders ("Rolling
+Ukraine first.") is at most an ``info``: a line that does not look like an order (no number,
+"$" or "#", no unit, no notation abbreviation) and cannot be read is chat; a line that looks
+like an order and cannot be read is an error. A result never turns words for losses into
+survivors ("lost my sub"); when it gives casualties but no outcome, a warning says how it was
+read.
 
 Two modes, as python-chess reads PGN: ``parse(text)`` is lenient and returns the
 :class:`Turn` with every :class:`~adjudicator.diagnostics.Diagnostic`;

@@ -20,7 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from adjudicator.diagnostics import Rule
-from adjudicator.names import NameResolutionError
 from adjudicator.notation.model import Battle, BattleKind, Origin, Total
 from adjudicator.notation.reading import Reader, has_digit, tokenize
 from adjudicator.notation.routes import Route
@@ -180,10 +179,9 @@ class CombatReader:
         if sep is not None and not has_digit(rest[: sep.start()]):
             for written in _VERSUS.split(f" {rest[: sep.start()]} "):
                 if written.strip():
-                    try:
-                        powers.append(self.reader.names.power(written.strip()).value)
-                    except NameResolutionError:
-                        pass
+                    power = self.reader.lookup.power(written.strip())
+                    if power is not None:
+                        powers.append(power)
             rest = rest[sep.end() :]
         sides = _VERSUS.split(f" {rest} ", maxsplit=1)
         attack_toks = tokenize(sides[0])
@@ -309,7 +307,8 @@ class CombatReader:
 
     def _check(self, battle: Battle) -> None:
         n, r = battle.number, self.reader
-        if not battle.attacker:
+        attacker = battle.attacker
+        if not attacker:
             r.warning(
                 battle.line,
                 Rule.PRECOMBAT,
@@ -328,12 +327,12 @@ class CombatReader:
                 'list each origin above the Total line, e.g. "UK 8 INF on UK SZ 4 TRN"',
                 "missing-origin",
             )
-        if total is not None and battle.origins and total.attacker != battle.attacker:
+        if total is not None and battle.origins and total.attacker != attacker:
             r.warning(
                 total.line,
                 Rule.CDE,
                 f"battle #{n}: the Total line lists {total.attacker} attacking, but the "
-                f"origins add up to {battle.attacker}",
+                f"origins add up to {attacker}",
                 "correct the Total line or the origins before rolling: a wrong attacker "
                 "count voids the battle (Error Correction II)",
                 "total-mismatch",

@@ -52,8 +52,9 @@ read): unknown-name, ambiguous-name, bad-number ("1O inf"), unreadable, no-battl
 no-units, no-place, no-destination, count-units (both numbers in $). Warnings (read, but
 look): typo (a corrected misspelling), count-units ("UK 30/32"), total-mismatch,
 defender-mismatch, missing-origin, no-attackers, destination-mismatch, duplicate-battle,
-not-read (a line naming units that was not understood), no-orders. Notes: quoted,
-implicit-battle (a battle read from a move, with no header), not-read (chat).
+not-read (a line naming units that was not understood), no-orders, unstated-outcome (a
+result giving casualties but not how the battle ended, "lost my sub": read as lost). Notes:
+quoted, implicit-battle (a battle read from a move, with no header), not-read (chat).
 Example (the rule book's Precombat example, battle #1 only)::
 
     {"number": 1, "territory": "West Europe", "line": 2, "kind": "battle",

@@ -7,7 +7,7 @@ units, leaving the names' resolution (and its diagnostics) to the caller.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from adjudicator.diagnostics import Rule
 from adjudicator.notation.reading import FILLER, MONEY, NUM, Reader, Token
@@ -25,8 +25,7 @@ JOINERS = frozenset({"-", "=", "/", "|", "&", "+"})
 """Punctuation between items ("Ger - 3 INF"), or inside a name ("Anglo-Egypt", "Fin/Nor")."""
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     """A place and the units listed with it, in either order ("Kar 2 FTR", "2 FTR Kar")."""
 
     place_text: str | None
@@ -44,14 +43,19 @@ def items(
     """
     found: list[Item] = []
     pending: str | None = None
+    unit_start, is_empty = reader.unit_start, reader.is_empty_word
     while i < end:
         tok = toks[i]
-        if tok.text in HARD_STOPS or tok.text in JOINERS or tok.low == "and":
+        written = tok.text
+        if written in HARD_STOPS or written in JOINERS or tok.low == "and":
             i += 1
             continue
-        if tok.kind == MONEY or (tok.text[0].isdigit() and not reader.unit_start(toks, i, end)):
+        if tok.kind == MONEY:
             break
-        if reader.unit_start(toks, i, end) or reader.is_empty_word(tok):
+        starts = unit_start(toks, i, end)
+        if written[0].isdigit() and not starts:
+            break
+        if starts or is_empty(tok):
             errors = reader.errors_on(line)
             units, i, empty = reader.units(line, toks, i, end, rule)
             if reader.errors_on(line) > errors:
@@ -67,21 +71,24 @@ def items(
         while i < end and toks[i].low in FILLER:
             i += 1
         j = i
-        while (
-            j < end
-            and toks[j].text not in HARD_STOPS
-            and not toks[j].text[0].isdigit()
-            and toks[j].kind != MONEY
-            and not (j > i and reader.unit_start(toks, j, end))
-            and not reader.is_empty_word(toks[j])
-        ):
+        while j < end:
+            at = toks[j]
+            written = at.text
+            if (
+                written in HARD_STOPS
+                or written[0].isdigit()
+                or at.kind == MONEY
+                or (j > i and unit_start(toks, j, end))
+                or is_empty(at)
+            ):
+                break
             j += 1
         while j > i and (toks[j - 1].text in JOINERS or toks[j - 1].text == ":"):
             j -= 1
         if j == i:
             i += 1
             continue
-        place = span_text(text, toks, i, j)
+        place = text[toks[i].start : toks[j - 1].end]
         i = j
         if not any(ch.isalnum() for ch in place):
             continue

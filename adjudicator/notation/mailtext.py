@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
 
@@ -32,11 +33,32 @@ _SIGNATURE = re.compile(r"^--\s*$")
 _HEADER = re.compile(r"^(from|to|cc|date|sent|reply-to|message-id):\s", re.IGNORECASE)
 _SUBJECT = re.compile(r"^subject:\s*(.*)$", re.IGNORECASE)
 _DEVICE = re.compile(r"^\s*(sent from my |get outlook for )", re.IGNORECASE)
+_RARE = re.compile(
+    r"^\s*>|^--|wrote|original|forwarded|_{10}|^\s*on\s|^\s*(?:sent from my |get outlook for )",
+    re.IGNORECASE,
+)
+"""What any quote intro, quoted line, signature separator or device footer holds: a line
+without it is plain text, read without trying those patterns one by one."""
+_RARE_WORDS = ("wrote", "original", "forwarded", "_" * 10)
+_RARE_STARTS = re.compile(r"^\s*(?:>|on\s|sent from my |get outlook for )|^--", re.MULTILINE)
+""":data:`_RARE` split for a whole (ASCII, lower-cased) email: words anywhere, line starts."""
 
 
-@dataclass(frozen=True)
-class Line:
-    """One line of the sender's own text, with its 1-based number in the email."""
+def _plain(raw: list[str], cleaned: str) -> bool:
+    """Whether no line of an email could be a quote, an intro, a signature separator or a
+    device footer (so every line is the sender's own). Only decided for ASCII text, where
+    lower-casing matches exactly as the patterns' IGNORECASE does."""
+    if not cleaned.isascii():
+        return False
+    joined = "\n".join(raw).lower()
+    if any(word in joined for word in _RARE_WORDS):
+        return False
+    return _RARE_STARTS.search(joined) is None
+
+
+class Line(NamedTuple):
+    """One line of the sender's own text, with its 1-based number in the email (a named
+    tuple: an email makes one per line, and they must be cheap)."""
 
     number: int
     text: str
@@ -67,13 +89,10 @@ def _quoted_note(first: int, last: int) -> Diagnostic:
     )
 
 
-def _clean(raw: str) -> str:
-    return raw.replace("\t", " ").replace("\u00a0", " ").rstrip()
-
-
 def own_text(text: str) -> Body:
     """The sender's own lines of ``text``: headers, quotes and signature removed."""
-    raw = [_clean(line) for line in text.splitlines()]
+    cleaned = text.replace("\t", " ").replace("\u00a0", " ")
+    raw = [line.rstrip() for line in cleaned.splitlines()]
     lines: list[Line] = []
     notes: list[Diagnostic] = []
     subject: Line | None = None
@@ -81,12 +100,23 @@ def own_text(text: str) -> Body:
     quote_to = 0
     i = 0
     in_headers = True
+    plain = _plain(raw, cleaned)
     while i < len(raw):
         number, line = i + 1, raw[i]
+        if plain and not in_headers:
+            make = tuple.__new__
+            lines.extend(make(Line, pair) for pair in enumerate(raw[i:], start=number))
+            break
         if in_headers and (_HEADER.match(line) or _SUBJECT.match(line)):
             m = _SUBJECT.match(line)
             if m:
                 subject = Line(number, m.group(1))
+            i += 1
+            continue
+        if plain or (quote_from is None and _RARE.search(line) is None):
+            if line:
+                in_headers = False
+            lines.append(Line(number, line))
             i += 1
             continue
         if line.strip():

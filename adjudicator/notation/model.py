@@ -8,12 +8,28 @@ is a :class:`~adjudicator.diagnostics.Diagnostic`.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
 from adjudicator.diagnostics import Diagnostic, Severity
 from adjudicator.powers import Power
 from adjudicator.units import Technology, Units, UnitType
+
+_CHART = tuple(UnitType)
+"""The unit types in the chart's order (:data:`adjudicator.units.CHART_ORDER`)."""
+
+
+def tally(pairs: Iterable[tuple[UnitType, int]]) -> Units:
+    """``Units.of(pairs)`` for counts that are never negative (read from a line, or taken
+    from other :class:`Units`): summed in the chart's order by position rather than by
+    hashing each type, as the parser and the checks do thousands of times a turn."""
+    slots = [0] * len(_CHART)
+    index = _CHART.index
+    for unit, count in pairs:
+        slots[index(unit)] += count
+    return Units(tuple((_CHART[i], n) for i, n in enumerate(slots) if n))
 
 
 class TurnKind(Enum):
@@ -127,14 +143,15 @@ class Battle:
     origins: tuple[Origin, ...] = ()
     total: Total | None = None
 
-    @property
+    @functools.cached_property
     def attacker(self) -> Units:
-        """The attacking units: the origins added up, or the Total line when none are given."""
-        if self.origins:
-            summed = Units()
-            for origin in self.origins:
-                summed = summed + origin.units
-            return summed
+        """The attacking units: the origins added up, or the Total line when none are given
+        (worked out once: the checks ask for it again and again)."""
+        origins = self.origins
+        if len(origins) == 1:
+            return origins[0].units
+        if origins:
+            return tally(pair for origin in origins for pair in origin.units.counts)
         return self.total.attacker if self.total is not None else Units()
 
     @property

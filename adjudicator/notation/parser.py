@@ -4,6 +4,14 @@ A line is read in this order: a battle header ("Attack #1 - ..."), a section hea
 ("Purchases:"), a count ("UK 30/$32"), a title ("Germany 3 pre-combat"), a Total line, a
 special order (order of loss, sub withdrawal, retreat), and otherwise by the section it is
 in. Greetings, sign-offs, quoted replies and signatures are not orders.
+
+Players write remarks between their orders ("Rolling Ukraine first.", "I'll take the bid").
+A line that does not look like an order (no number, "$" or "#", no unit named, no notation
+abbreviation: :mod:`adjudicator.notation.chat`) is read all the same, since "Sweden" in a map
+update or "Retreat to Kar" are orders; if that reading fails on a word that is no name on the
+board, the line was chat: what was read of it is undone and it is noted (``info``), never an
+error, in lenient or strict mode. A line that looks like an order and cannot be read stays an
+error (IAAPA Error Correction VI: "the correct word must be readily decipherable").
 """
 
 from __future__ import annotations
@@ -13,10 +21,17 @@ from dataclasses import dataclass, field
 
 from adjudicator.boards import Board, classic
 from adjudicator.diagnostics import Rule, Severity
-from adjudicator.names import NameResolutionError, Names, classic_names
-from adjudicator.notation import combat, economy, postcombat, special
+from adjudicator.names import Names, classic_names
+from adjudicator.notation import combat, economy, postcombat, results, special
+from adjudicator.notation.chat import (
+    NAME_FAILURES,
+    is_prose,
+    looks_like_an_order,
+    mentions_units,
+    signature_lines,
+)
 from adjudicator.notation.errors import exception_for
-from adjudicator.notation.mailtext import Line, own_text
+from adjudicator.notation.mailtext import own_text
 from adjudicator.notation.model import (
     CombatResult,
     Count,
@@ -31,7 +46,7 @@ from adjudicator.notation.model import (
     Turn,
     TurnKind,
 )
-from adjudicator.notation.reading import WORD, Reader, has_digit, tokenize
+from adjudicator.notation.reading import Reader, Token, has_digit, tokenize
 from adjudicator.notation.routes import read_route
 from adjudicator.notation.sections import Section, header, is_closer, is_greeting, title
 from adjudicator.powers import Power
@@ -51,7 +66,6 @@ _SECTION_RULES = {
 _POST_SECTIONS = frozenset(
     {Section.RESULTS, Section.NON_COMBAT, Section.PLACEMENT, Section.MAP, Section.COUNT}
 )
-_PROSE_END = re.compile(r"[?!]\s*$|[.]\s*$")
 _NO_CHANGE = re.compile(
     r"^\W*(?:none|nothing|no\s+(?:changes?|moves?|purchases?|placements?)|unchanged|"
     r"same(?:\s+as\s+(?:before|last(?:\s+turn)?))?|as\s+before|see\s+(?:attached|below|above)"
@@ -61,7 +75,11 @@ _NO_CHANGE = re.compile(
 """A section said to be empty or unchanged ("Map update: unchanged", "NCM: none")."""
 _SPECIAL_HINTS = ("ool", "loss", "withdraw", "retreat", "casualty")
 """Every special-order marker contains one of these: a cheap test before the patterns."""
+_SPECIAL_HINT = re.compile("|".join(_SPECIAL_HINTS))
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,3})[.)]\s+")
+_COUNT_HINT = re.compile(r"\d\s*(?:terr\w*|t|ipcs?|\$)?\s*[/,;]\s*\$?\s?\d", re.IGNORECASE)
+"""What every count holds ("30/$32", "13 territories, 41 IPCs"): a cheap test before the
+count's own pattern."""
 
 
 @dataclass
@@ -81,77 +99,28 @@ class _Turn:
     power: Power | None = None
     round: int | None = None
 
+    def sizes(self) -> tuple[int, ...]:
+        """How many orders of each kind were found so far (a point to :meth:`truncate` to)."""
+        return tuple(len(getattr(self, name)) for name in _ORDER_LISTS)
 
-def _is_prose(text: str) -> bool:
-    """Chat rather than orders: no number, and a sentence or a long line."""
-    words = len(text.split())
-    return not has_digit(text) and (
-        words > 10 or (words > 4 and _PROSE_END.search(text) is not None)
-    )
+    def truncate(self, sizes: tuple[int, ...]) -> None:
+        """Forget the orders found since :meth:`sizes` gave ``sizes``."""
+        for name, size in zip(_ORDER_LISTS, sizes, strict=True):
+            del getattr(self, name)[size:]
 
 
-_NAME_WORD = re.compile(r"^[^\W\d_][\w.'’-]*$")
-_ORDER_WORDS = frozenset(
-    {
-        "to",
-        "via",
-        "from",
-        "on",
-        "land",
-        "into",
-        "wi",
-        "mt",
-        "ool",
-        "none",
-        "nothing",
-        "retreat",
-        "retreats",
-        "withdraw",
-        "withdraws",
-        "empty",
-    }
+_ORDER_LISTS = (
+    "tech",
+    "purchases",
+    "results",
+    "moves",
+    "placements",
+    "map",
+    "counts",
+    "losses",
+    "withdrawals",
+    "retreats",
 )
-
-
-def _looks_like_a_name(reader: Reader, text: str) -> bool:
-    """ "Bob", "Nigel A.", "Jürgen": a signature, not an order ("Retreat to Kar", "Sweden")."""
-    words = text.split()
-    if not 0 < len(words) <= 3 or not all(_NAME_WORD.match(w) for w in words):
-        return False
-    if len(words) > 1 and not all(w[0].isupper() for w in words):
-        return False
-    if any(w.lower().strip(".") in _ORDER_WORDS or reader.exact_term(w) is not None for w in words):
-        return False
-    return not reader.is_place(text) and header(text) is None
-
-
-def _signature_lines(reader: Reader, lines: tuple[Line, ...]) -> set[int]:
-    """The lines of a closing name block: the last paragraph, if it is one or two lines
-    that look like a name ("Bob", "Tom Smith")."""
-    last: list[Line] = []
-    for line in reversed(lines):
-        if not line.text.strip():
-            if last:
-                break
-            continue
-        last.append(line)
-    if not last or len(last) > 2:
-        return set()
-    if not all(_looks_like_a_name(reader, line.text.strip()) for line in last):
-        return set()
-    return {line.number for line in last}
-
-
-def _mentions_units(reader: Reader, text: str) -> bool:
-    """True if a line names a unit or a battle number: likely an order, not chat."""
-    if re.search(r"#\s*\d", text):
-        return True
-    for tok in tokenize(text):
-        if tok.kind == WORD and len(tok.text) > 1:
-            term = reader.exact_term(tok.text)
-            if term is not None and term.unit is not None:
-                return True
-    return False
 
 
 class TurnParser:
@@ -173,7 +142,7 @@ class TurnParser:
         self.reader.diagnostics.extend(body.notes)
         if body.subject is not None:
             self._title(body.subject.text, subject=True)
-        skip = _signature_lines(self.reader, body.lines)
+        skip = signature_lines(self.reader, body.lines)
         signing_off = False
         for line in body.lines:
             stripped = line.text.strip()
@@ -189,17 +158,14 @@ class TurnParser:
             self._line(line.number, line.text)
         return self._finish()
 
-    def _title(self, text: str, *, subject: bool = False) -> bool:
-        found = title(text, subject=subject)
+    def _title(self, text: str, *, subject: bool = False, low: str | None = None) -> bool:
+        found = title(text, subject=subject, low=low)
         if found is None:
             return False
         if found.kind is TurnKind.SPECIAL_ORDERS:
             return True  # "special orders for your UK 2 attacks": the power named is not ours
         if found.power is not None and self.found.power is None:
-            try:
-                self.found.power = self.reader.names.power(found.power).value
-            except NameResolutionError:
-                pass
+            self.found.power = self.reader.lookup.power(found.power)
         if found.round is not None and self.found.round is None:
             self.found.round = found.round
         return True
@@ -209,7 +175,7 @@ class TurnParser:
         if battle is not None:
             rest = battle.group("rest")
             if self.section is Section.RESULTS or (
-                self.section is not Section.COMBAT and postcombat.RESULT_WORDS.search(rest)
+                self.section is not Section.COMBAT and results.RESULT_WORDS.search(rest)
             ):
                 n = int(battle.group("n1") or battle.group("n2"))
                 if not self._result(number, rest, n) and self.reader.errors_on(number) == 0:
@@ -223,33 +189,59 @@ class TurnParser:
                 self.section = Section.COMBAT
                 self.combat.header(number, battle)
             return
-        head = header(text)
+        low = text.lower()
+        head = header(text, low)
         if head is not None:
-            self._title(text)
+            self._title(text, low=low)
             self.section, self.flavour = head.section, head.flavour
             if head.rest.strip():
                 self._line(number, head.rest)
             return
         if self._count(number, text):
             return
-        words = len(text.split())
-        if (self.section is Section.NONE or words <= 6) and self._title(text):
-            return
-        low = text.lower()
-        if "total" in low and self.combat.total(
-            number, text, in_combat=self.section is Section.COMBAT
-        ):
+        if (self.section is Section.NONE or len(text.split()) <= 6) and self._title(text, low=low):
             return
         if (
-            self.section is not Section.RESULTS
-            and any(w in low for w in _SPECIAL_HINTS)
-            and self._special(number, text, marked=True)
+            "total" in low
+            and looks_like_an_order(self.reader, text, self.section)
+            and self.combat.total(number, text, in_combat=self.section is Section.COMBAT)
         ):
             return
+        if self.section is not Section.RESULTS and _SPECIAL_HINT.search(low):
+            mark = self._mark(number, text)
+            if self._special(number, text, marked=True):
+                if mark is not None and self._undo_chat(mark, None):
+                    self._not_read(number, text)
+                return
         self._in_section(number, text)
 
+    def _mark(
+        self, number: int, text: str, toks: list[Token] | None = None
+    ) -> tuple[int, tuple[int, ...]] | None:
+        """Where to undo a line's reading to if it turns out to be chat; None for a line
+        that looks like an order (its errors stand)."""
+        if looks_like_an_order(self.reader, text, self.section, toks):
+            return None
+        return self.reader.mark(), self.found.sizes()
+
+    def _undo_chat(self, mark: tuple[int, tuple[int, ...]], codes: frozenset[str] | None) -> bool:
+        """Undo the reading of a line that does not look like an order if it failed (on a
+        word that is no name, when ``codes`` is ``NAME_FAILURES``): chat, not an order that
+        cannot be read. True if undone."""
+        diagnostics, sizes = mark
+        failed = any(
+            d.severity is Severity.ERROR and (codes is None or d.code in codes)
+            for d in self.reader.diagnostics[diagnostics:]
+        )
+        if failed:
+            self.reader.rewind(diagnostics)
+            self.found.truncate(sizes)
+        return failed
+
     def _count(self, number: int, text: str) -> bool:
-        if "/" not in text and "," not in text and ";" not in text:
+        if ("/" not in text and "," not in text and ";" not in text) or _COUNT_HINT.search(
+            text
+        ) is None:
             return False
         errors = self.reader.errors_on(number)
         found = postcombat.count(self.reader, number, text)
@@ -285,7 +277,7 @@ class TurnParser:
         return bool(kind)
 
     def _result(self, number: int, text: str, battle: int | None) -> bool:
-        got = postcombat.result(self.reader, number, text, tokenize(text), battle)
+        got = results.result(self.reader, number, text, tokenize(text), battle)
         if got is None:
             return False
         self.found.results.append(got)
@@ -296,10 +288,11 @@ class TurnParser:
         errors = r.errors_on(number)
         if _NO_CHANGE.match(text) and section not in (Section.TECH, Section.PURCHASES):
             return  # "Map update: unchanged"; but "Purchases: none" is a purchase of nothing
-        if _is_prose(text):
+        if is_prose(text):
             self._not_read(number, text)
             return
         toks = tokenize(text)
+        mark = self._mark(number, text, toks)
         read = True
         if section is Section.TECH:
             tech = economy.tech(r, number, toks, text)
@@ -334,13 +327,16 @@ class TurnParser:
             read = self._special(number, text, marked=False)
         else:
             read = False
-        if not read and r.errors_on(number) == errors:
-            self._not_read(number, text)
+        codes = None if section is Section.SPECIAL else NAME_FAILURES
+        if mark is not None and self._undo_chat(mark, codes):
+            self._not_read(number, text, toks)
+        elif not read and r.errors_on(number) == errors:
+            self._not_read(number, text, toks)
 
-    def _not_read(self, number: int, text: str) -> None:
+    def _not_read(self, number: int, text: str, toks: list[Token] | None = None) -> None:
         rule = _SECTION_RULES[self.section]
         r = self.reader
-        if has_digit(text) and self.section is not Section.NONE and not _is_prose(text):
+        if has_digit(text) and self.section is not Section.NONE and not is_prose(text):
             r.error(
                 number,
                 rule,
@@ -348,7 +344,7 @@ class TurnParser:
                 "write the order in the rule book's notation, e.g. "
                 '"Kar 2 FTR (land Karelia)", or remove the line',
             )
-        elif _mentions_units(r, text):
+        elif mentions_units(r, text, toks):
             r.warning(
                 number,
                 rule,

@@ -9,7 +9,6 @@ resolves to nothing, or to several names, is an error. A number is never correct
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -22,9 +21,10 @@ from adjudicator.names import (
     Resolution,
     Term,
     UnknownName,
-    normalise,
 )
-from adjudicator.names.abbreviations import UNIT_WORDS, Notation
+from adjudicator.names.abbreviations import UNIT_WORDS
+from adjudicator.notation.lookup import lookup_for
+from adjudicator.notation.model import tally
 from adjudicator.units import Units, UnitType
 
 _TOKEN = re.compile(
@@ -32,6 +32,8 @@ _TOKEN = re.compile(
 )
 NUM, MONEY, ARROW, WORD, PUNCT = "num", "money", "arrow", "word", "punct"
 _KINDS = (WORD, NUM, MONEY, PUNCT, ARROW, PUNCT)
+_KINDS_BY_GROUP = (PUNCT, *_KINDS)
+"""Token kinds by the number of the pattern's group that matched (every branch is one)."""
 """A run of ten digits or more is punctuation: too long for any count, and never read as one
 (report integers stay far below 2**53)."""
 
@@ -116,80 +118,37 @@ class Token(NamedTuple):
 
 def tokenize(text: str) -> list[Token]:
     """The tokens of ``text``; "10inf" is the number 10 then the word "inf"."""
-    tokens: list[Token] = []
-    append, make, kinds = tokens.append, tuple.__new__, _KINDS
-    for m in _TOKEN.finditer(text):
-        word = m.group()
-        start, end = m.span()
-        append(
-            make(
-                Token,
-                (kinds[(m.lastindex or 6) - 1], word, start, end, word.lower().rstrip(".") or word),
-            )
+    make, kinds = tuple.__new__, _KINDS_BY_GROUP
+    return [
+        make(
+            Token,
+            (kinds[m.lastindex or 0], word, m.start(), m.end(), word.lower().rstrip(".") or word),
         )
-    return tokens
+        for m in _TOKEN.finditer(text)
+        for word in (m.group(),)
+    ]
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def has_digit(text: str) -> bool:
-    """True if the line has a number in it (a number is never prose to skip silently)."""
-    return any(ch.isdigit() for ch in text)
+    """True if the line has a number in it (a number is never prose to skip silently): a
+    digit as ``str.isdigit`` has it (superscripts too)."""
+    if _DIGIT.search(text) is not None:
+        return True
+    return not text.isascii() and any(ch.isdigit() for ch in text)
 
 
-CACHE_LIMIT = 20_000
-"""Entries a look-up cache keeps before it starts afresh: a server reads emails for months,
-and every new misspelling is a new key."""
+_NO_UNITS = Units()
 
 
-class _Lookup:
-    """Cached name resolution for one :class:`Names` (the tables never change)."""
-
-    def __init__(self, names: Names) -> None:
-        self.names = names
-        self.places: dict[str, Resolution[str] | NameResolutionError] = {}
-        self.units: dict[str, Resolution[Term] | NameResolutionError] = {}
-        self.exact_units: dict[str, Term | None] = {}
-
-    def _bound(self) -> None:
-        for cache in (self.places, self.units, self.exact_units):
-            if len(cache) >= CACHE_LIMIT:
-                cache.clear()
-
-    def place(self, written: str) -> Resolution[str] | NameResolutionError:
-        if written not in self.places:
-            self._bound()
-            try:
-                self.places[written] = self.names.place(written)
-            except NameResolutionError as e:
-                self.places[written] = e
-        return self.places[written]
-
-    def unit(self, written: str) -> Resolution[Term] | NameResolutionError:
-        if written not in self.units:
-            self._bound()
-            try:
-                self.units[written] = self.names.unit(written)
-            except NameResolutionError as e:
-                self.units[written] = e
-        return self.units[written]
-
-    def exact_unit(self, written: str) -> Term | None:
-        """The term ``written`` names exactly (plural allowed), else None: never a guess."""
-        if written not in self.exact_units:
-            self._bound()
-            key = normalise(written)
-            table = self.names.units
-            hit = key in table or (len(key) > 2 and key.endswith("s") and key[:-1] in table)
-            term = None
-            if hit:
-                found = self.unit(written)
-                term = found.value if isinstance(found, Resolution) else None
-            self.exact_units[written] = term
-        return self.exact_units[written]
-
-
-@functools.lru_cache(maxsize=8)
-def _lookup(names: Names) -> _Lookup:
-    return _Lookup(names)
+def _units_of(pairs: list[tuple[UnitType, int]]) -> Units:
+    """:func:`tally` of a unit list, at once for the one-type lists most lines hold."""
+    if len(pairs) == 1:
+        unit, count = pairs[0]
+        return Units(((unit, count),)) if count else _NO_UNITS
+    return tally(pairs) if pairs else _NO_UNITS
 
 
 @dataclass
@@ -201,7 +160,7 @@ class Reader:
     _errors_by_line: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.lookup = _lookup(self.names)
+        self.lookup = lookup_for(self.names)
 
     # --- diagnostics -----------------------------------------------------------------------
 
@@ -230,6 +189,17 @@ class Reader:
     def errors_on(self, line: int) -> int:
         """How many errors ``line`` has so far."""
         return self._errors_by_line.get(line, 0)
+
+    def mark(self) -> int:
+        """A point to :meth:`rewind` to: the diagnostics so far."""
+        return len(self.diagnostics)
+
+    def rewind(self, mark: int) -> None:
+        """Forget the diagnostics recorded since ``mark`` (a line read as chat after all)."""
+        for d in self.diagnostics[mark:]:
+            if d.severity is Severity.ERROR:
+                self._errors_by_line[d.line] -= 1
+        del self.diagnostics[mark:]
 
     def _name_failed(self, line: int, failure: NameResolutionError, rule: Rule) -> None:
         if isinstance(failure, AmbiguousName):
@@ -285,9 +255,15 @@ class Reader:
 
     def unit_word(self, toks: list[Token], i: int, end: int) -> tuple[int, UnitType | None]:
         """An exact unit word of 1-3 tokens at ``i``: (tokens used, unit) or (0, None)."""
-        if i >= end or toks[i].kind != WORD:
+        if i >= end:
             return 0, None
-        for n in (3, 2, 1) if toks[i].low in MULTI_WORD_STARTS else (1,):
+        tok = toks[i]
+        if tok.kind != WORD:
+            return 0, None
+        if tok.low not in MULTI_WORD_STARTS:
+            unit = self.lookup.word_unit(tok.text)
+            return (0, None) if unit is None else (1, unit)
+        for n in (3, 2, 1):
             if i + n > end or any(t.kind != WORD for t in toks[i : i + n]):
                 continue
             term = self.exact_term(" ".join(t.text for t in toks[i : i + n]))
@@ -299,18 +275,24 @@ class Reader:
         """True for "MT", "empty", "none": the place has no units."""
         if tok.low in EMPTY_WORDS:
             return True
-        term = self.exact_term(tok.text) if tok.kind == WORD else None
-        return term is not None and term.notation is Notation.EMPTY
+        return tok.kind == WORD and self.lookup.empty_word(tok.text)
 
     def unit_start(self, toks: list[Token], i: int, end: int) -> bool:
         """True if a unit list starts at ``i`` (a count, or an exact bare unit word)."""
         if i >= end:
             return False
         tok = toks[i]
-        if tok.kind == NUM:
-            nxt = toks[i + 1] if i + 1 < end else None
-            return nxt is not None and nxt.kind == WORD and nxt.low not in NOT_UNITS
-        return tok.kind == WORD and self.unit_word(toks, i, end)[0] > 0
+        kind = tok.kind
+        if kind == NUM:
+            if i + 1 >= end:
+                return False
+            nxt = toks[i + 1]
+            return nxt.kind == WORD and nxt.low not in NOT_UNITS
+        if kind != WORD:
+            return False
+        if tok.low not in MULTI_WORD_STARTS:
+            return self.lookup.word_unit(tok.text) is not None
+        return self.unit_word(toks, i, end)[0] > 0
 
     def units(
         self, line: int, toks: list[Token], i: int, end: int, rule: Rule = Rule.ABBREVIATIONS
@@ -323,27 +305,38 @@ class Reader:
         """
         pairs: list[tuple[UnitType, int]] = []
         empty = False
+        unit_word, word_unit = self.unit_word, self.lookup.word_unit
         while i < end:
             tok = toks[i]
+            kind = tok.kind
             if tok.text in LIST_SEPARATORS or tok.low in ("and", "plus"):
                 if pairs and self.unit_start(toks, i + 1, end):
                     i += 1
                     continue
                 break
-            if tok.kind == NUM:
+            if kind == NUM:
                 j = i + 1
                 if j < end and toks[j].low in ("x", "*", "×"):
                     j += 1
                 if j < end and toks[j].low in NOT_UNITS:
                     break
-                used, unit = self._counted_unit(line, tok, toks, j, end, rule)
-                if unit is None:
-                    return Units.of(pairs), (j + used if used else j), empty
-                pairs.append((unit, tok.value))
+                nxt = toks[j] if j < end else None
+                unit = (
+                    word_unit(nxt.text)
+                    if nxt is not None and nxt.kind == WORD and nxt.low not in MULTI_WORD_STARTS
+                    else None
+                )
+                if unit is not None:  # "3 INF": the common case, read at once
+                    used = 1
+                else:
+                    used, unit = self._counted_unit(line, tok, toks, j, end, rule)
+                    if unit is None:
+                        return _units_of(pairs), (j + used if used else j), empty
+                pairs.append((unit, int(tok.text)))  # a NUM token is digits only
                 i = j + used
                 continue
-            if tok.kind == WORD:
-                used, unit = self.unit_word(toks, i, end)
+            if kind == WORD:
+                used, unit = unit_word(toks, i, end)
                 if unit is not None:
                     pairs.append((unit, 1))
                     i += used
@@ -353,7 +346,7 @@ class Reader:
                     i += 1
                     continue
             break
-        return Units.of(pairs), i, empty and not pairs
+        return _units_of(pairs), i, empty and not pairs
 
     def _counted_unit(
         self, line: int, count: Token, toks: list[Token], j: int, end: int, rule: Rule

@@ -14,12 +14,12 @@ places and unit lists (:func:`adjudicator.notation.reading.items`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from adjudicator.diagnostics import Rule
 from adjudicator.notation.listing import items, span_text
 from adjudicator.notation.reading import ARROW, WORD, Reader, Token
-from adjudicator.units import Units
+from adjudicator.units import NO_UNITS, Units
 
 _ROLES = {
     "on": "on",
@@ -59,8 +59,7 @@ _SKIP = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(NamedTuple):
     """Tokens ``start``..``end`` of a line, introduced by a keyword ``role`` ("" for none)."""
 
     role: str
@@ -72,36 +71,37 @@ def segments(toks: list[Token]) -> tuple[list[Segment], bool]:
     """The keyword segments of a movement line, and whether it declares a walk-in (WI)."""
     found: list[Segment] = []
     role, start, walk_in = "", 0, False
-    i = 0
-    while i < len(toks):
+    i, n = 0, len(toks)
+    while i < n:
         tok = toks[i]
         low = tok.low
+        kind = tok.kind
         new_role = None
         skip = 1
-        if tok.kind == ARROW:
+        if kind == ARROW:
             new_role = "to"
         elif tok.text in _BRACKETS:
             new_role = ""
-        elif tok.kind == WORD and (low == "wi" or low in _WALK):
-            new_role, walk_in = "to", True
-            while i + skip < len(toks) and toks[i + skip].low in ("-", "in", "into", "to"):
-                skip += 1
-        elif tok.kind == WORD and low in _ROLES:
-            new_role = _ROLES[low]
-        elif tok.kind == WORD and low in _SKIP and i == start:
-            start = i + 1
+        elif kind == WORD:
+            if low == "wi" or low in _WALK:
+                new_role, walk_in = "to", True
+                while i + skip < n and toks[i + skip].low in ("-", "in", "into", "to"):
+                    skip += 1
+            elif low in _ROLES:
+                new_role = _ROLES[low]
+            elif low in _SKIP and i == start:
+                start = i + 1
         if new_role is not None:
             if i > start:
                 found.append(Segment(role, start, i))
             role, start = new_role, i + skip
         i += skip
-    if len(toks) > start:
-        found.append(Segment(role, start, len(toks)))
+    if n > start:
+        found.append(Segment(role, start, n))
     return found, walk_in
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(NamedTuple):
     """One movement line read: origins with their units, then where they go.
 
     ``origins`` pairs each origin (None when the line names none: "2 INF") with its
@@ -125,7 +125,7 @@ def read_route(reader: Reader, line: int, text: str, toks: list[Token], rule: Ru
     segs, walk_in = segments(toks)
     origins: list[tuple[str | None, Units]] = []
     from_place: str | None = None
-    transports = Units()
+    transports = NO_UNITS
     path: list[str] = []
     destination: str | None = None
     lands: str | None = None
@@ -169,7 +169,7 @@ def read_route(reader: Reader, line: int, text: str, toks: list[Token], rule: Ru
     if from_place is not None:
         origins = [(p if p is not None else from_place, u) for p, u in origins]
         if not origins:
-            origins = [(from_place, Units())]
+            origins = [(from_place, NO_UNITS)]
     if not origins:
         return None
     return Route(tuple(origins), transports, tuple(path), destination, lands, walk_in, named)

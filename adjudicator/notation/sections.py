@@ -97,6 +97,7 @@ _KIND_WORDS: tuple[tuple[TurnKind, re.Pattern[str]], ...] = (
 )
 _KIND_HINTS = ("combat", "final", "ncm", "special")
 """Every kind word contains one of these: a cheap test before the patterns."""
+_KIND_HINT = re.compile("|".join(_KIND_HINTS))
 _TITLE_ROUND = re.compile(rf"\b(?P<power>{_POWER})\s*(?P<round>{_ROUND})\b", re.IGNORECASE)
 _COMPACT_ROUND = re.compile(r"\b(?P<power>r|g|uk|j|us|usa)(?P<round>\d{1,2})\b", re.IGNORECASE)
 _COMPACT_POWERS = {"r": "USSR", "g": "Germany", "uk": "UK", "j": "Japan", "us": "USA", "usa": "USA"}
@@ -159,21 +160,25 @@ _HEADER_HINTS = (
     "retreat",
 )
 """Every header phrase contains one of these: a cheap test before the pattern."""
+_HEADER_HINT = re.compile("|".join(re.escape(hint) for hint in _HEADER_HINTS))
 
 
-def header(text: str) -> Header | None:
-    """The section ``text`` heads ("Combat Moves:", "Purchases: 3 INF"), or None."""
-    low = text.lower()
-    if not any(hint in low for hint in _HEADER_HINTS):
+_SECTION_GROUPS = tuple((s, s.name) for s in Section if s.name in _HEADER.groupindex)
+
+
+def header(text: str, low: str | None = None) -> Header | None:
+    """The section ``text`` heads ("Combat Moves:", "Purchases: 3 INF"), or None (``low``:
+    the text lower-cased, if the caller has it)."""
+    if _HEADER_HINT.search(text.lower() if low is None else low) is None:
         return None
     m = _HEADER.match(text)
     if m is None:
         return None
-    for section in Section:
-        if section.name in m.groupdict() and m.group(section.name) is not None:
+    for section, name in _SECTION_GROUPS:
+        if m.group(name) is not None:
             group = "rest" if m.group("rest") is not None else "digits"
             rest = m.group(group) or ""
-            words = m.group(section.name).lower()
+            words = m.group(name).lower()
             flavour = (
                 "retreat"
                 if "retreat" in words
@@ -196,11 +201,11 @@ class Title:
     round: int | None
 
 
-def title(text: str, *, subject: bool = False) -> Title | None:
+def title(text: str, *, subject: bool = False, low: str | None = None) -> Title | None:
     """The title ``text`` gives, or None. A line is a title if it names the turn's kind
-    (a subject line also if it names a power and round)."""
-    low = text.lower()
-    if not subject and not any(word in low for word in _KIND_HINTS):
+    (a subject line also if it names a power and round; ``low``: the text lower-cased, if the
+    caller has it)."""
+    if not subject and _KIND_HINT.search(text.lower() if low is None else low) is None:
         return None
     kind = next((k for k, pattern in _KIND_WORDS if pattern.search(text)), None)
     power = number = None

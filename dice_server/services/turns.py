@@ -346,7 +346,7 @@ def _amend_postcombat(
         data["in_force"] = 0
         data["late"] = (
             '"non-combat or unit placements" may be modified only "before his opponent sends '
-            f'in his pre-combat moves": {row.power}\'s pre-combat turn (entry '
+            f"in his pre-combat moves\": {row.power}'s pre-combat turn (entry "
             f"#{row.precombat_seq}) came first (IAAPA Amendments and Special Orders)"
         )
         return Plan(data, report, row, "late")

@@ -122,6 +122,66 @@ def test_prose_inside_a_section_is_noted_not_an_error() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "Rolling Ukraine first.",
+        "Will roll tonight after dinner",
+        "I'll take the bid",
+        "Sorry for the delay",
+        "I'll retreat if it goes badly",
+        "Total disaster last time",
+    ],
+)
+@pytest.mark.parametrize("section", ["Combat moves:", "Non-combat moves:", "Results:", "Map:"])
+def test_a_remark_between_orders_is_at_most_a_note(remark: str, section: str) -> None:
+    """Issue 14: a line that does not look like an order is never an error or a warning,
+    in lenient or strict mode, and the orders around it read as without it."""
+    order = {
+        "Combat moves:": "Attack #1 - Karelia\nE Eur 2 INF",
+        "Non-combat moves:": "Kar 2 FTR to Russia",
+        "Results:": "#1 Karelia: won, 2 INF left",
+        "Map:": "Ger: 3 INF",
+    }[section]
+    last = order.splitlines()[-1]
+    turn = parse(f"{section}\n{order}\n{remark}\n{last}", strict=True)
+    plain = parse(f"{section}\n{order}\n\n{last}")
+    assert [(d.severity, d.code) for d in turn.diagnostics] == [(Severity.INFO, "not-read")]
+    assert dataclasses.replace(turn, diagnostics=()) == plain
+
+
+def test_greetings_and_sign_offs_around_orders_say_nothing() -> None:
+    turn = parse(
+        "Hi Bob,\nSorry for the delay\nI'll take the bid\n\nCombat moves:\n"
+        "Attack #1 - Karelia\nE Eur 2 INF\n\nGood luck!\nyour move\ncheers\nHans"
+    )
+    assert turn.diagnostics == () and len(turn.battles) == 1
+
+
+def test_a_line_that_looks_like_an_order_stays_an_error() -> None:
+    """A count and a unit make an order: an unknown place in it is an error, chat or not."""
+    text = "Combat moves:\nAttack #1 - Ukraine\nCauc 3 INF\nRolling Ukraine first.\nKrasnodar 2 ARM"
+    turn = parse(text)
+    assert [(d.line, d.severity, d.code) for d in turn.diagnostics] == [
+        (4, Severity.INFO, "not-read"),
+        (5, Severity.ERROR, "unknown-name"),
+    ]
+    with pytest.raises(UnknownNameError) as raised:
+        parse(text, strict=True)
+    assert raised.value.line == 5
+
+
+def test_a_bare_place_in_the_map_update_is_an_order() -> None:
+    """In the map update a place alone is an entry, so a misspelt one is still read (or an
+    error), never waved through as chat."""
+    turn = parse("Map update:\nSwedn\nXyzzyland")
+    assert [e.place for e in turn.map] == ["Sweden"]
+    assert [(d.line, d.severity, d.code) for d in turn.diagnostics] == [
+        (2, Severity.WARNING, "typo"),
+        (3, Severity.ERROR, "unknown-name"),
+    ]
+
+
 def test_an_unreadable_line_with_numbers_in_a_section_is_an_error() -> None:
     turn = parse("Non-combat moves:\n%% 2 3 4 %%")
     assert [(d.line, d.severity, d.code) for d in turn.diagnostics] == [

@@ -1,5 +1,5 @@
 """Results, non-combat moves, placements, the map update and the count
-(adjudicator.notation.postcombat)."""
+(adjudicator.notation.results and adjudicator.notation.postcombat)."""
 
 from __future__ import annotations
 
@@ -103,6 +103,68 @@ def test_a_result_line_outside_a_results_section_needs_a_past_tense() -> None:
 
 def test_a_result_without_an_outcome_is_an_error() -> None:
     assert codes(parse("Results:\n#1 W Europe: 3 INF left")) == [(2, "error", "unreadable")]
+
+
+@pytest.mark.parametrize(
+    ("line", "outcome", "survivors", "losses"),
+    [
+        ("#1 W Europe: won, lost my sub", CombatOutcome.WON, {}, {U.SUB: 1}),
+        ("#1 W Europe: taken, lost both subs", CombatOutcome.WON, {}, {U.SUB: 2}),
+        ("#1 W Europe: taken, 2 INF died, 1 ARM left", CombatOutcome.WON, {U.ARM: 1}, {U.INF: 2}),
+        ("#1 W Europe: all my units died", CombatOutcome.LOST, {}, {}),
+        ("#1 W Europe: lost, all my units died (2 INF)", CombatOutcome.LOST, {}, {U.INF: 2}),
+        ("#1 W Europe: lost everything", CombatOutcome.LOST, {}, {}),
+        ("#1 W Europe - attack failed, nothing left", CombatOutcome.LOST, {}, {}),
+        ("#1 W Europe: lost 2 INF left", CombatOutcome.LOST, {U.INF: 2}, {}),
+    ],
+)
+def test_words_for_losses_never_make_survivors(
+    line: str, outcome: CombatOutcome, survivors: dict[UnitType, int], losses: dict[UnitType, int]
+) -> None:
+    turn = parse(f"Results:\n{line}")
+    (result,) = turn.results
+    assert (result.number, result.territory, result.outcome) == (1, "West Europe", outcome)
+    assert (result.survivors, result.losses) == (Units.of(survivors), Units.of(losses))
+    assert turn.diagnostics == ()
+
+
+@pytest.mark.parametrize(
+    ("line", "losses", "phrase"),
+    [
+        ("Attack #2 - W Europe: lost my sub", {U.SUB: 1}, "lost my sub"),
+        ("#2 W Europe: lost 2 INF", {U.INF: 2}, "lost 2 INF"),
+        ("#2 W Europe: 2 INF lost", {U.INF: 2}, "2 INF lost"),
+        ("#2 W Europe: my sub was sunk", {U.SUB: 1}, "sub was sunk"),
+    ],
+)
+def test_casualties_without_an_outcome_are_read_as_lost_with_a_warning(
+    line: str, losses: dict[UnitType, int], phrase: str
+) -> None:
+    """Issue 14: "Attack #2 - Baltic SZ: lost my sub" was read as lost with 1 SUB
+    surviving, silently. The words name casualties, not how the battle ended."""
+    turn = parse(f"Results:\n{line}", strict=True)
+    (result,) = turn.results
+    assert (result.number, result.outcome) == (2, CombatOutcome.LOST)
+    assert (result.survivors, result.losses) == (Units(), Units.of(losses))
+    assert codes(turn) == [(2, "warning", "unstated-outcome")]
+    (warning,) = turn.diagnostics
+    assert repr(phrase) in warning.message and "no survivors" in warning.message
+    assert "won, lost" in warning.suggestion
+
+
+def test_a_result_in_words_outside_a_results_section() -> None:
+    turn = parse("Attack #2 - Baltic SZ: all my units died")
+    assert [(r.number, r.outcome, r.survivors) for r in turn.results] == [
+        (2, CombatOutcome.LOST, Units())
+    ]
+    assert turn.battles == () and turn.diagnostics == ()
+
+
+def test_chat_among_the_results_is_no_result() -> None:
+    """A line naming neither a battle nor a place is no result, even with "took" in it."""
+    turn = parse("Results:\n#1 W Europe: won\nTook me ages to write this up")
+    assert [r.number for r in turn.results] == [1]
+    assert codes(turn) == [(3, "info", "not-read")]
 
 
 def test_non_combat_moves() -> None:

@@ -1,0 +1,114 @@
+"""What in a turn email is chat rather than orders: remarks, sentences, signatures.
+
+Players write remarks between their orders ("Rolling Ukraine first.", "I'll take the bid",
+"Sorry for the delay") and sign with their name. A line that does not look like an order
+(:func:`looks_like_an_order`) and cannot be read is chat, at most noted; one that looks like
+an order and cannot be read is an error (IAAPA Error Correction VI: "In all cases, the correct
+word must be readily decipherable").
+"""
+
+from __future__ import annotations
+
+import re
+
+from adjudicator.notation.mailtext import Line
+from adjudicator.notation.reading import WORD, Reader, Token, has_digit, tokenize
+from adjudicator.notation.sections import Section, header
+
+_PROSE_END = re.compile(r"[?!]\s*$|[.]\s*$")
+NAME_FAILURES = frozenset({"unknown-name", "ambiguous-name"})
+"""Errors saying a word is no name on the board: in a line that does not look like an order,
+the sign of chat ("Rolling Ukraine first.")."""
+_ORDER_MARK = re.compile(
+    r"[\d#$]|->|=>|→|\b(?:wi|mt|ool|sbr)\b|\b(?:retreat|withdraw)\w*\b.*(?:\b(?:to|into)\b|:)",
+    re.IGNORECASE,
+)
+"""What only orders hold: a number, "$", "#", an arrow, the notation's abbreviations, a
+retreat or withdrawal with its destination."""
+_SENTENCE_END = re.compile(r"[.!?]\s*$")
+
+
+def is_prose(text: str) -> bool:
+    """Chat rather than orders: no number, and a sentence or a long line."""
+    words = len(text.split())
+    return not has_digit(text) and (
+        words > 10 or (words > 4 and _PROSE_END.search(text) is not None)
+    )
+
+
+_NAME_WORD = re.compile(r"^[^\W\d_][\w.'’-]*$")
+_ORDER_WORDS = frozenset(
+    {
+        "to",
+        "via",
+        "from",
+        "on",
+        "land",
+        "into",
+        "wi",
+        "mt",
+        "ool",
+        "none",
+        "nothing",
+        "retreat",
+        "retreats",
+        "withdraw",
+        "withdraws",
+        "empty",
+    }
+)
+
+
+def _looks_like_a_name(reader: Reader, text: str) -> bool:
+    """ "Bob", "Nigel A.", "Jürgen": a signature, not an order ("Retreat to Kar", "Sweden")."""
+    words = text.split()
+    if not 0 < len(words) <= 3 or not all(_NAME_WORD.match(w) for w in words):
+        return False
+    if len(words) > 1 and not all(w[0].isupper() for w in words):
+        return False
+    if any(w.lower().strip(".") in _ORDER_WORDS or reader.exact_term(w) is not None for w in words):
+        return False
+    return not reader.is_place(text) and header(text) is None
+
+
+def signature_lines(reader: Reader, lines: tuple[Line, ...]) -> set[int]:
+    """The lines of a closing name block: the last paragraph, if it is one or two lines
+    that look like a name ("Bob", "Tom Smith")."""
+    last: list[Line] = []
+    for line in reversed(lines):
+        if not line.text.strip():
+            if last:
+                break
+            continue
+        last.append(line)
+    if not last or len(last) > 2:
+        return set()
+    if not all(_looks_like_a_name(reader, line.text.strip()) for line in last):
+        return set()
+    return {line.number for line in last}
+
+
+_BATTLE_NUMBER = re.compile(r"#\s*\d")
+
+
+def mentions_units(reader: Reader, text: str, toks: list[Token] | None = None) -> bool:
+    """True if a line names a unit or a battle number: likely an order, not chat."""
+    if _BATTLE_NUMBER.search(text):
+        return True
+    for tok in tokenize(text) if toks is None else toks:
+        if tok.kind == WORD and len(tok.text) > 1:
+            term = reader.exact_term(tok.text)
+            if term is not None and term.unit is not None:
+                return True
+    return False
+
+
+def looks_like_an_order(
+    reader: Reader, text: str, section: Section, toks: list[Token] | None = None
+) -> bool:
+    """Whether a line reads as an order rather than chat: a number, "$", "#", an arrow, a
+    notation abbreviation (WI, MT, OOL, SBR), a unit named exactly, a retreat or withdrawal
+    with its destination, or, in the map update, a short line (a bare place is an entry)."""
+    if _ORDER_MARK.search(text) or mentions_units(reader, text, toks):
+        return True
+    return section is Section.MAP and len(text.split()) <= 3 and _SENTENCE_END.search(text) is None

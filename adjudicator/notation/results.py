@@ -1,0 +1,284 @@
+"""Results of combat as the post-combat email reports them: "#1 W Europe: won, 6 INF left".
+
+IAAPA Post Combat Orders: "The attacker will then send a final e-mail indicating the results
+of combat". Players write them in words: an outcome ("won", "taken", "failed", "both
+destroyed", "retreated to Kar"), survivors ("3 INF left", "Survivors: 2 INF"), casualties
+("Losses: 1 FTR", "lost my sub", "2 INF died") and a raid's damage ("9 IPC damage").
+"""
+
+from __future__ import annotations
+
+import re
+
+from adjudicator.diagnostics import Rule
+from adjudicator.notation.listing import HARD_STOPS, span_text
+from adjudicator.notation.model import CombatOutcome, CombatResult
+from adjudicator.notation.reading import MONEY, NUM, WORD, Reader, Token
+from adjudicator.units import Units
+
+OUTCOMES: dict[str, CombatOutcome] = {
+    **dict.fromkeys(
+        (
+            "won",
+            "win",
+            "wins",
+            "winning",
+            "taken",
+            "take",
+            "takes",
+            "took",
+            "captured",
+            "capture",
+            "captures",
+            "conquered",
+            "cleared",
+            "clear",
+            "secured",
+            "victory",
+            "success",
+            "successful",
+            "liberated",
+        ),
+        CombatOutcome.WON,
+    ),
+    **dict.fromkeys(
+        (
+            "lost",
+            "lose",
+            "loses",
+            "failed",
+            "fail",
+            "fails",
+            "repelled",
+            "repulsed",
+            "defeated",
+            "held",
+            "holds",
+        ),
+        CombatOutcome.LOST,
+    ),
+    **dict.fromkeys(("retreat", "retreats", "retreated", "withdrew"), CombatOutcome.RETREATED),
+    **dict.fromkeys(("walked", "wi", "walkin"), CombatOutcome.WALKED_IN),
+    **dict.fromkeys(("mutual", "both"), CombatOutcome.BOTH_DESTROYED),
+    **dict.fromkeys(("sbr", "raid", "raided", "bombed"), CombatOutcome.RAIDED),
+}
+"""Words that say how a battle ended ("W Europe: taken", "#2 failed")."""
+
+_SURVIVORS = frozenset(
+    {
+        "survive",
+        "survives",
+        "survived",
+        "survivors",
+        "surviving",
+        "left",
+        "remain",
+        "remains",
+        "remaining",
+        "with",
+    }
+)
+_POSTFIX_SURVIVORS = frozenset(
+    {"survive", "survives", "survived", "left", "remain", "remains", "remaining"}
+)
+_LOSSES = frozenset({"losses", "casualties", "lost", "lose", "loses", "losing"})
+_DETERMINERS = frozenset({"my", "our", "the", "his", "her", "a", "an", "one", "both", "of"})
+"""Words between a loss verb and its units ("lost my sub", "lost both subs")."""
+_DIED = frozenset(
+    {"died", "dead", "destroyed", "killed", "sunk", "sank", "eliminated", "shot", "gone"}
+)
+_BE = frozenset({"was", "were", "got", "is", "are"})
+_NOT_PLACE = frozenset({"all", "everything", "nothing", "none", "my", "our"})
+"""Words that end the place a result names ("Egypt all my units died")."""
+_DEATH = r"(?:died|dead|destroyed|killed|lost|sunk|gone|eliminated|wiped\s+out|shot\s+down)"
+_GENERIC = (
+    r"(?:units?|forces?|troops|attackers?|attacking\s+units|army|armies|men|ships|planes|stuff)"
+)
+_WIPED_OUT = re.compile(
+    rf"\b(?:all|every)\s+(?:of\s+)?(?:my|our|the)\s+{_GENERIC}\s+(?:(?:were|was|got|are)\s+)?"
+    rf"{_DEATH}\b|\b(?:my|our)\s+(?:whole|entire)\s+\w+\s+(?:(?:was|were|got)\s+)?{_DEATH}\b"
+    rf"|\beverything\s+(?:(?:was|got)\s+)?{_DEATH}\b|\b(?:lost|lose)\s+(?:everything|it\s+all|"
+    rf"all\s+(?:of\s+)?(?:my|our|the)\s+{_GENERIC}\b|all\b(?=\s*(?:$|[,.;:!)])))"
+    r"|\b(?:nothing|none)\s+(?:left|survived|survives|remains?|remaining)\b|\bno\s+survivors?\b",
+    re.IGNORECASE,
+)
+"""Words saying every attacker was destroyed: "all my units died", "lost everything"."""
+RESULT_WORDS = re.compile(
+    r"\b(?:won|taken|took|captured|conquered|cleared|secured|liberated|lost|failed|repelled|"
+    r"repulsed|defeated|held|retreated|withdrew|walked|raided|bombed|died|killed|sunk|sank)\b|"
+    r"\bboth\s+(?:sides|destroyed|dead|died|wiped)\b|\bmutual\b|\bnothing\s+left\b|"
+    r"\bno\s+survivors\b",
+    re.IGNORECASE,
+)
+"""Past-tense words that make a battle line a result even outside a "Results:" section
+(a present-tense "retreat to Kar" is a special order, not a result)."""
+
+
+def result(
+    reader: Reader, line: int, text: str, toks: list[Token], number: int | None
+) -> CombatResult | None:
+    """A result of combat ("W Europe: taken, 6 INF, 1 ARM left"); None if it gives no
+    outcome, or names neither a battle number nor a place (chat: "Took me ages").
+
+    Words that describe losses never make survivors: "lost 2 INF", "lost my sub", "2 INF
+    died" and "Losses: 1 FTR" are losses. "Lost" with units after it names casualties, not
+    how the battle ended ("cleared; lost 1 sub" was won), so a result whose only outcome is
+    such a phrase is read as lost, with a warning (IAAPA Post Combat Orders: the email
+    indicates "the results of combat"; the engine does not decide one silently). "All my
+    units died", "lost everything", "nothing left" say every attacker was destroyed: lost,
+    no survivors (:attr:`CombatOutcome.LOST`).
+    """
+    n = len(toks)
+    i = 0
+    while (
+        i < n
+        and toks[i].text not in HARD_STOPS
+        and toks[i].kind not in (NUM, MONEY)
+        and toks[i].low not in OUTCOMES
+        and toks[i].low not in _NOT_PLACE
+        and toks[i].text != "-"
+    ):
+        i += 1
+    written = span_text(text, toks, 0, i).strip(" -")
+    if not written and number is None:
+        return None
+    outcome: CombatOutcome | None = None
+    survivors, losses, pending = Units(), Units(), Units()
+    mode = ""
+    retreat_to: str | None = None
+    damage: int | None = None
+    loss_phrase: tuple[int, int] | None = None
+    """Tokens of the first "lost <units>" / "<units> died": casualties, no outcome."""
+    units_end = pending_from = -1
+    """Where the last unit list ended (and began): a loss word right after names them."""
+    while i < n:
+        tok, low = toks[i], toks[i].low
+        nxt = toks[i + 1] if i + 1 < n else None
+        if tok.kind == MONEY or (
+            tok.kind == NUM and nxt is not None and nxt.low in ("ipc", "ipcs", "damage")
+        ):
+            damage = tok.value
+            i += 1
+        elif reader.unit_start(toks, i, n):
+            start = i
+            units, i, _ = reader.units(line, toks, i, n, Rule.POST_COMBAT)
+            if mode == "losses":
+                losses = losses + units
+            elif mode == "survivors":
+                survivors = survivors + units
+            else:
+                pending = pending + units
+                units_end, pending_from = i, start
+            continue
+        elif low in _LOSSES and tok.kind == WORD:
+            if low in ("losses", "casualties"):
+                mode = "losses"
+                i += 1
+                continue
+            took = _loss_object(reader, line, toks, i + 1, n)
+            if took is not None:
+                units, stop = took
+                if stop < n and toks[stop].low in _POSTFIX_SURVIVORS:
+                    outcome = outcome or CombatOutcome.LOST  # "lost, 2 INF left" unpunctuated
+                    survivors = survivors + units
+                    mode = "survivors"
+                    i = stop + 1
+                    continue
+                losses = losses + units
+                loss_phrase = loss_phrase or (i, stop)
+                mode = "losses"
+                i = stop
+                continue
+            if units_end == i and pending:  # "2 INF lost"
+                losses, pending = losses + pending, Units()
+                loss_phrase = loss_phrase or (pending_from, i + 1)
+                i += 1
+                continue
+            if low in OUTCOMES:
+                outcome = outcome or OUTCOMES[low]
+            i += 1
+        elif pending and units_end == i and (stop := _died(toks, i, n)):  # "my sub was sunk"
+            losses, pending = losses + pending, Units()
+            loss_phrase = loss_phrase or (pending_from, stop)
+            i = stop
+        elif low in _SURVIVORS:
+            if low in _POSTFIX_SURVIVORS and pending:
+                survivors, pending = survivors + pending, Units()
+            mode = "survivors"
+            i += 1
+        elif low in OUTCOMES and tok.kind == WORD:
+            found = OUTCOMES[low]
+            if found is CombatOutcome.BOTH_DESTROYED and not (
+                nxt
+                and nxt.low
+                in ("destroyed", "dead", "wiped", "died", "sides", "annihilation", "destruction")
+            ):
+                i += 1
+                continue
+            outcome = outcome or found
+            i += 1
+            if found is CombatOutcome.RETREATED:
+                while i < n and toks[i].low in ("to", "into", "back"):
+                    i += 1
+                j = i
+                while (
+                    j < n
+                    and toks[j].text not in HARD_STOPS
+                    and toks[j].kind != NUM
+                    and toks[j].low not in ("with", "and", "after")
+                ):
+                    j += 1
+                if j > i:
+                    retreat_to = reader.place(line, span_text(text, toks, i, j), Rule.POST_COMBAT)
+                    i = j
+        else:
+            i += 1
+    wiped = _WIPED_OUT.search(text, toks[0].start if toks else 0) is not None
+    if wiped:
+        losses, pending = losses + pending, Units()
+    if outcome is None and wiped:
+        outcome = CombatOutcome.LOST
+    elif outcome is None and loss_phrase is not None:
+        outcome = CombatOutcome.LOST
+        said = span_text(text, toks, *loss_phrase)
+        where = f"battle #{number}" if number is not None else written
+        reader.warning(
+            line,
+            Rule.POST_COMBAT,
+            f"{where}: {said!r} names the units lost ({losses}) but not how the battle "
+            f"ended; read as lost, with "
+            + (f"{survivors + pending} surviving" if survivors or pending else "no survivors"),
+            'write the outcome too: "lost, 1 SUB lost" or "won, lost 1 SUB"',
+            "unstated-outcome",
+        )
+    if outcome is None:
+        return None
+    territory = reader.place(line, written, Rule.POST_COMBAT) if written else None
+    survivors = survivors + pending
+    return CombatResult(line, outcome, number, territory, survivors, losses, retreat_to, damage)
+
+
+def _loss_object(
+    reader: Reader, line: int, toks: list[Token], i: int, n: int
+) -> tuple[Units, int] | None:
+    """The units a loss verb before ``i`` governs ("lost 2 INF", "lost my sub", "lost both
+    subs") and where they end; None if no unit list follows."""
+    j = i
+    while j < n and toks[j].low in _DETERMINERS:
+        j += 1
+    if not reader.unit_start(toks, j, n):
+        return None
+    if j > i and toks[j - 1].low == "both" and toks[j].kind == WORD:
+        used, unit = reader.unit_word(toks, j, n)
+        if unit is not None:
+            return Units.of({unit: 2}), j + used
+    units, stop, _ = reader.units(line, toks, j, n, Rule.POST_COMBAT)
+    return units, stop
+
+
+def _died(toks: list[Token], i: int, n: int) -> int:
+    """Where a death phrase at ``i`` ends ("died", "was sunk", "shot down"), or 0."""
+    j = i + 1 if toks[i].low in _BE and i + 1 < n else i
+    if toks[j].low not in _DIED:
+        return 0
+    return j + 2 if toks[j].low == "shot" and j + 1 < n and toks[j + 1].low == "down" else j + 1

@@ -1,0 +1,92 @@
+"""Post-combat results and remarks written in words, as players really write them (issue 14,
+point 5): each class's docstring opens with the rule it applies, quoted (checked below)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from adjudicator.notation import CombatOutcome, Severity, Units
+from adjudicator.units import UnitType as U
+from tests.conformance.cases import NotationCase, Read
+
+
+class TestPostCombatResults(NotationCase):
+    """The attacker will then send a final e-mail indicating the results of combat, his
+    non-combat moves, a map update (This is a list that contains all territories that said
+    country has units in and/or possesses), and give a territory and IPC count.
+
+    (IAAPA Declaration and Battle Resolution Procedures, Post Combat Orders.) A result says
+    how the battle ended; words for casualties ("lost my sub") never make survivors, and when
+    they are all a result says, the engine says how it read them rather than guess silently.
+    """
+
+    def test_lost_my_sub_is_a_casualty_not_a_survivor(self, read: Read) -> None:
+        """Issue 14: "Attack #2 - Baltic SZ: lost my sub" was read as 1 SUB surviving."""
+        turn = read("Results:\nAttack #2 - Baltic SZ: lost my sub")
+        (result,) = turn.results
+        assert (result.outcome, result.survivors, result.losses) == (
+            CombatOutcome.LOST,
+            Units(),
+            Units.of({U.SUB: 1}),
+        )
+        assert [(d.severity, d.code) for d in turn.diagnostics] == [
+            (Severity.WARNING, "unstated-outcome")
+        ]
+
+    def test_casualties_after_the_outcome_need_no_warning(self, read: Read) -> None:
+        turn = read("Results:\n#2 Baltic SZ: cleared, lost my sub\n#3 Egypt: failed, lost 2 INF")
+        assert [(r.outcome, r.survivors, r.losses) for r in turn.results] == [
+            (CombatOutcome.WON, Units(), Units.of({U.SUB: 1})),
+            (CombatOutcome.LOST, Units(), Units.of({U.INF: 2})),
+        ]
+        assert turn.diagnostics == ()
+
+    def test_every_attacker_destroyed_is_lost_without_doubt(self, read: Read) -> None:
+        turn = read("Results:\n#4 Egypt: all my units died\n#5 Norway: lost everything")
+        assert [(r.outcome, r.survivors) for r in turn.results] == [
+            (CombatOutcome.LOST, Units()),
+            (CombatOutcome.LOST, Units()),
+        ]
+        assert turn.diagnostics == ()
+
+
+class TestTypographicalErrors(NotationCase):
+    """In all cases, the correct word must be readily decipherable.
+
+    (IAAPA Error Correction VI.) A remark between the orders ("Rolling Ukraine first.") is no
+    order at all: it is noted, never an error. A line that is an order (a count and a unit)
+    whose place is not decipherable stays an error.
+    """
+
+    def test_a_remark_between_battles_is_a_note(self, read: Read) -> None:
+        turn = read(
+            "Combat moves:\nAttack #1 - Ukraine (2 INF)\nCauc 3 INF\nRolling Ukraine first.\n"
+            "Attack #2 - E Europe (3 INF)\nKar 3 INF"
+        )
+        assert [b.number for b in turn.battles] == [1, 2]
+        assert [(d.line, d.severity, d.code) for d in turn.diagnostics] == [
+            (4, Severity.INFO, "not-read")
+        ]
+
+    def test_an_order_with_an_undecipherable_place_is_an_error(self, read: Read) -> None:
+        turn = read("Combat moves:\nAttack #1 - Ukraine (2 INF)\nCauc 3 INF\nKrasnodar 2 ARM")
+        assert [(d.line, d.severity, d.code) for d in turn.diagnostics] == [
+            (4, Severity.ERROR, "unknown-name")
+        ]
+
+
+def _openings() -> list[tuple[str, str]]:
+    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
+    return [
+        (node.name, (ast.get_docstring(node) or "").split("\n\n")[0])
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and node.name.startswith("Test")
+    ]
+
+
+@pytest.mark.parametrize(("name", "quote"), _openings())
+def test_each_class_quotes_the_rule_book(rules_text: str, name: str, quote: str) -> None:
+    assert len(quote) > 40 and " ".join(quote.split()) in " ".join(rules_text.split()), name
