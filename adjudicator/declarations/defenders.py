@@ -48,6 +48,15 @@ def must_list(
     return LAND_DEFENDERS, aa | {U.IC}
 
 
+def _by_identity(units: Units) -> dict[int, int]:
+    """``units``' counts keyed by the unit type's identity (what :meth:`Units.count` finds,
+    without hashing the enum member in Python for every type of the chart)."""
+    counts: dict[int, int] = {}
+    for unit, n in units.counts:
+        counts.setdefault(id(unit), n)
+    return counts
+
+
 def mismatches(
     listed: Units, present: Units, kind: BattleKind, is_sea: bool, air_attacks: bool
 ) -> list[str]:
@@ -56,8 +65,11 @@ def mismatches(
         return []
     exact, _ = must_list(kind, is_sea, air_attacks)
     wrong = []
+    said_by = _by_identity(listed)
+    there_by = _by_identity(present)
     for unit in _CHART:
-        said, there = listed.count(unit), present.count(unit)
+        key = id(unit)
+        said, there = said_by.get(key, 0), there_by.get(key, 0)
         if said != there and (unit in exact or said > there):
             wrong.append(f"{said} {unit.value} listed, {there} there")
     return wrong

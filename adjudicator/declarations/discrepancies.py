@@ -20,7 +20,6 @@ and Spending).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -28,7 +27,7 @@ from adjudicator.declarations.aftermath import STAY, Expectation, expect
 from adjudicator.declarations.findings import Code, warning_finding
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import Turn, tally
-from adjudicator.position.model import Position, PositionError, check
+from adjudicator.position.model import Position, PositionError, check, copied
 from adjudicator.powers import Power
 from adjudicator.units import (
     CHART_ORDER,
@@ -307,25 +306,25 @@ def apply_post_combat(
     changes: dict[str, dict[Power, Units]] = {}
     for space, units in final.items():
         if units != exp.base.get(space, NO_UNITS):
-            changes[space] = dict(position.units_at(space))
+            changes[space] = copied(position.units_at(space))
             changes[space][mover] = units
     after = position
     taken = rec.owners(final)
     for territory in taken:
         new = _new_owner(position, territory, mover)
         after = after.with_owner(territory, new)
-        here = changes.setdefault(territory, dict(position.units_at(territory)))
+        here = changes.setdefault(territory, copied(position.units_at(territory)))
         for enemy, held in list(here.items()):
             if enemy.alliance is not mover.alliance:
                 kept = Units.of((u, n) for u, n in held if u in (UnitType.AA, UnitType.IC))
                 here[enemy] = Units()
                 here[new] = here.get(new, Units()) + kept
     for zone in exp.cleared:
-        here = changes.setdefault(zone, dict(position.units_at(zone)))
+        here = changes.setdefault(zone, copied(position.units_at(zone)))
         for enemy in list(here):
             if enemy.alliance is not mover.alliance:
                 here[enemy] = Units()
-    bank = dict(position.bank)
+    bank = copied(position.bank)
     cost, techs = _spent(position, mover, turn, precombat)
     neutrals = sum(1 for t in taken if position.owner(t) is None)
     for territory in taken:
@@ -351,13 +350,11 @@ def apply_post_combat(
                 also=(Rule.PURCHASE_UNITS,),
             )
         )
-    technologies = dict(position.technologies)
+    technologies = copied(position.technologies)
     technologies[mover] = techs
     bank[mover] = max(0, left) + after.income(mover)  # income: the owners, not the units
-    result = dataclasses.replace(
-        after.with_spaces(changes) if changes else after,
-        bank=MappingProxyType(bank),
-        technologies=MappingProxyType(technologies),
+    result = (after.with_spaces(changes) if changes else after).with_funds(
+        MappingProxyType(bank), MappingProxyType(technologies)
     )
     try:
         check(result, changes)

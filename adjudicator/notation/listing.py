@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from adjudicator.diagnostics import Rule
-from adjudicator.notation.reading import FILLER, MONEY, NUM, Reader, Token
+from adjudicator.notation.reading import (
+    EMPTY_WORDS,
+    FILLER,
+    MONEY,
+    MULTI_WORD_STARTS,
+    NUM,
+    WORD,
+    Reader,
+    Token,
+)
 from adjudicator.units import Units
 
 
@@ -43,19 +52,24 @@ def items(
     """
     found: list[Item] = []
     pending: str | None = None
-    unit_start, is_empty = reader.unit_start, reader.is_empty_word
+    unit_start = reader.unit_start
+    word_units, empty_word = reader.lookup.word_units, reader.lookup.empty_word
     while i < end:
         tok = toks[i]
         written = tok.text
         if written in HARD_STOPS or written in JOINERS or tok.low == "and":
             i += 1
             continue
-        if tok.kind == MONEY:
+        kind = tok.kind
+        if kind == MONEY:
             break
-        starts = unit_start(toks, i, end)
+        if kind == WORD and tok.low not in MULTI_WORD_STARTS and written in word_units:
+            starts = word_units[written] is not None  # :meth:`Reader.unit_start`, looked up
+        else:
+            starts = unit_start(toks, i, end)
         if written[0].isdigit() and not starts:
             break
-        if starts or is_empty(tok):
+        if starts or tok.low in EMPTY_WORDS or (kind == WORD and empty_word(written)):
             errors = reader.errors_on(line)
             units, i, empty = reader.units(line, toks, i, end, rule)
             if reader.errors_on(line) > errors:
@@ -74,13 +88,19 @@ def items(
         while j < end:
             at = toks[j]
             written = at.text
+            if written in HARD_STOPS or written[0].isdigit() or at.kind == MONEY:
+                break
             if (
-                written in HARD_STOPS
-                or written[0].isdigit()
-                or at.kind == MONEY
-                or (j > i and unit_start(toks, j, end))
-                or is_empty(at)
+                j > i
+                and at.kind == WORD
+                and at.low not in MULTI_WORD_STARTS
+                and written in word_units
             ):
+                if word_units[written] is not None:  # :meth:`Reader.unit_start`, looked up
+                    break
+            elif j > i and unit_start(toks, j, end):
+                break
+            if at.low in EMPTY_WORDS or (at.kind == WORD and empty_word(written)):
                 break
             j += 1
         while j > i and (toks[j - 1].text in JOINERS or toks[j - 1].text == ":"):

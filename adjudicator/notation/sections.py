@@ -164,20 +164,27 @@ _HEADER_HINT = re.compile("|".join(re.escape(hint) for hint in _HEADER_HINTS))
 
 
 _SECTION_GROUPS = tuple((s, s.name) for s in Section if s.name in _HEADER.groupindex)
+_HEADER_LOW = re.compile(_HEADER.pattern)
+""":data:`_HEADER` for lower-cased ASCII text (every letter of the pattern is lower case):
+the same match, found faster than by ignoring case. Lower-casing keeps an ASCII line's
+length, so the match's offsets are the line's."""
 
 
 def header(text: str, low: str | None = None) -> Header | None:
     """The section ``text`` heads ("Combat Moves:", "Purchases: 3 INF"), or None (``low``:
     the text lower-cased, if the caller has it)."""
-    if _HEADER_HINT.search(text.lower() if low is None else low) is None:
+    if low is None:
+        low = text.lower()
+    if _HEADER_HINT.search(low) is None:
         return None
-    m = _HEADER.match(text)
+    m = _HEADER_LOW.match(low) if text.isascii() else _HEADER.match(text)
     if m is None:
         return None
     for section, name in _SECTION_GROUPS:
         if m.group(name) is not None:
             group = "rest" if m.group("rest") is not None else "digits"
-            rest = m.group(group) or ""
+            start, end = m.span(group)
+            rest = text[start:end] if start >= 0 else ""
             words = m.group(name).lower()
             flavour = (
                 "retreat"
@@ -188,7 +195,7 @@ def header(text: str, low: str | None = None) -> Header | None:
                 if "loss" in words or "ool" in words
                 else ""
             )
-            return Header(section, rest, m.start(group) if rest else len(text), flavour)
+            return Header(section, rest, start if rest else len(text), flavour)
     return None
 
 
@@ -226,8 +233,16 @@ def is_greeting(text: str) -> bool:
     return _GREETING.match(text) is not None and len(text.split()) <= 6
 
 
+_CLOSER_FIRST = frozenset("abceghklorsty")
+"""The first letters of the sign-offs (lower-cased): a line starting with any other ASCII
+character is none, without trying the pattern."""
+
+
 def is_closer(text: str) -> bool:
     """A sign-off ("Cheers,", "Good luck!", "Your move.") rather than an order."""
+    first = text.lstrip()[:1].lower()
+    if first.isascii() and first not in _CLOSER_FIRST:
+        return False
     return (
         _CLOSER.match(text) is not None
         and len(text.split()) <= 6

@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from adjudicator.boards import Board, BoardError
 from adjudicator.powers import TURN_ORDER, Alliance, Power
@@ -32,6 +32,18 @@ class PositionError(ValueError):
 
 PowerUnits = Mapping[Power, Units]
 """The units each power has in one space (powers with none are absent)."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def copied(mapping: Mapping[K, V]) -> dict[K, V]:
+    """``dict(mapping)``, in the same order; a dict or a mapping proxy is copied whole, without
+    hashing every key again (a power or a unit type hashes in Python: the checks copy such
+    mappings thousands of times)."""
+    if isinstance(mapping, (dict, MappingProxyType)):
+        return mapping.copy()
+    return dict(mapping)
 
 
 def _frozen_units(units: Mapping[str, Mapping[Power, Units]]) -> Mapping[str, PowerUnits]:
@@ -189,14 +201,29 @@ class Position:
         """The land territories ``power`` controls, by name."""
         return tuple(t for t, p in self.owners.items() if p is power)
 
+    def _counts(self) -> dict[Power, tuple[int, int]]:
+        """Each owning power's territories and their income value, counted in one pass."""
+        cache = self.memo()
+        found = cache.get("counts")
+        if found is None:
+            territories = self.board.territories
+            tallied: dict[Power, list[int]] = {}
+            for t, p in self.owners.items():
+                pair = tallied.get(p)
+                if pair is None:
+                    pair = tallied[p] = [0, 0]
+                pair[0] += 1
+                pair[1] += territories[t].ipc
+            found = cache["counts"] = {p: (n, ipc) for p, (n, ipc) in tallied.items()}
+        return found
+
     def territory_count(self, power: Power) -> int:
         """How many land territories ``power`` controls (the "30" of "UK 30/$32")."""
-        return sum(1 for p in self.owners.values() if p is power)
+        return self._counts().get(power, (0, 0))[0]
 
     def ipc_count(self, power: Power) -> int:
         """The income value of ``power``'s territories (the "$32" of "UK 30/$32")."""
-        territories = self.board.territories
-        return sum(territories[t].ipc for t, p in self.owners.items() if p is power)
+        return self._counts().get(power, (0, 0))[1]
 
     def capital(self, power: Power) -> str:
         """The name of ``power``'s capital territory."""
@@ -217,29 +244,44 @@ class Position:
 
     # --- changes -----------------------------------------------------------------------------
 
+    def _same_owners(self, changed: Position) -> Position:
+        """``changed`` (a copy with the same owners) knowing the counts this one has found."""
+        counts = self.__dict__.get("_derived", {}).get("counts")
+        if counts is not None and changed.owners is self.owners and changed.board is self.board:
+            changed.memo()["counts"] = counts
+        return changed
+
+    def with_funds(
+        self, bank: Mapping[Power, int], technologies: Mapping[Power, frozenset[Technology]]
+    ) -> Position:
+        """A copy with these banks and technologies (not re-checked)."""
+        return self._same_owners(dataclasses.replace(self, bank=bank, technologies=technologies))
+
     def with_units(self, space: str, power: Power, units: Units) -> Position:
         """A copy in which ``power`` has exactly ``units`` in ``space`` (not re-checked)."""
-        per_power = dict(self.units_at(space))
+        per_power = copied(self.units_at(space))
         per_power[power] = units
-        changed = dict(self.units)
+        changed = copied(self.units)
         changed[space] = per_power
         return dataclasses.replace(self, units=_frozen_units(changed))
 
     def with_spaces(self, changes: Mapping[str, Mapping[Power, Units]]) -> Position:
         """A copy in which each space of ``changes`` holds exactly the units given there
         (not re-checked; see :func:`check`)."""
-        units = dict(self.units)
+        units = copied(self.units)
         frozen = _frozen_units(changes)
         for space in changes:
             if space in frozen:
                 units[space] = frozen[space]
             else:
                 units.pop(space, None)
-        return dataclasses.replace(self, units=MappingProxyType(dict(sorted(units.items()))))
+        return self._same_owners(
+            dataclasses.replace(self, units=MappingProxyType(dict(sorted(units.items()))))
+        )
 
     def with_owner(self, territory: str, power: Power | None) -> Position:
         """A copy in which ``power`` (None: nobody) controls ``territory``."""
-        owners = dict(self.owners)
+        owners = copied(self.owners)
         if power is None:
             owners.pop(territory, None)
         else:
@@ -248,7 +290,7 @@ class Position:
 
     def with_bank(self, power: Power, ipcs: int) -> Position:
         """A copy in which ``power`` holds ``ipcs`` IPCs."""
-        bank = dict(self.bank)
+        bank = copied(self.bank)
         bank[power] = ipcs
         return dataclasses.replace(self, bank=MappingProxyType(bank))
 
@@ -256,8 +298,10 @@ class Position:
         """A copy with the next power to move (and the next round after the USA's turn)."""
         index = TURN_ORDER.index(self.to_move)
         after = TURN_ORDER[(index + 1) % len(TURN_ORDER)]
-        return dataclasses.replace(
-            self, to_move=after, round=self.round + (1 if after is TURN_ORDER[0] else 0)
+        return self._same_owners(
+            dataclasses.replace(
+                self, to_move=after, round=self.round + (1 if after is TURN_ORDER[0] else 0)
+            )
         )
 
 
@@ -265,11 +309,22 @@ def _other(alliance: Alliance) -> Alliance:
     return Alliance.ALLIES if alliance is Alliance.AXIS else Alliance.AXIS
 
 
+_CAPITALS: dict[int, tuple[Board, dict[Power, str]]] = {}
+"""Each board's capitals by power, found once (a board never changes; keyed by identity, the
+board kept so that its id cannot be reused)."""
+
+
 def _capital(board: Board, power: Power) -> str:
-    try:
-        return board.capital_of(power.triplea_name).name
-    except BoardError:
-        raise PositionError(f"{board.name} has no capital for {power.name}") from None
+    kept = _CAPITALS.get(id(board))
+    if kept is None or kept[0] is not board:
+        kept = _CAPITALS[id(board)] = (board, {})
+    found = kept[1].get(power)
+    if found is None:
+        try:
+            found = kept[1][power] = board.capital_of(power.triplea_name).name
+        except BoardError:
+            raise PositionError(f"{board.name} has no capital for {power.name}") from None
+    return found
 
 
 CARGO = frozenset({UnitType.INF, UnitType.ARM, UnitType.AA})
