@@ -4,7 +4,9 @@ subclassing it and overriding these fixtures."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -76,3 +78,14 @@ def battle(
 def misses(**units: int) -> dict[str, list[int]]:
     """Dice that hit nothing: a 6 for each unit."""
     return {unit: [6] * n for unit, n in units.items()}
+
+
+def class_openings(module_file: str) -> list[tuple[str, str]]:
+    """Each rule-case class of a conformance module with the first paragraph of its
+    docstring: the rule it quotes."""
+    tree = ast.parse(Path(module_file).read_text(encoding="utf-8"))
+    return [
+        (node.name, (ast.get_docstring(node) or "").split("\n\n")[0])
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and node.name.startswith("Test")
+    ]

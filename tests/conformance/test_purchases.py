@@ -9,9 +9,7 @@ pre-combat email as ``pbem turn check --position`` does (issue 14, point 8).
 
 from __future__ import annotations
 
-import ast
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +21,7 @@ from adjudicator.position import Position, arranged, initial
 from adjudicator.powers import Power
 from adjudicator.units import Technology
 from adjudicator.units import UnitType as U
+from tests.conformance.cases import class_openings
 from tests.conformance.conftest import RULES
 
 UK, G, R, J, US = Power.UK, Power.GERMANY, Power.USSR, Power.JAPAN, Power.USA
@@ -167,16 +166,7 @@ def _plain(text: str) -> str:
     return " ".join(text.replace("–", "-").split())
 
 
-def _openings() -> list[tuple[str, str]]:
-    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
-    return [
-        (node.name, (ast.get_docstring(node) or "").split("\n\n")[0])
-        for node in tree.body
-        if isinstance(node, ast.ClassDef) and node.name.startswith("Test")
-    ]
-
-
-@pytest.mark.parametrize(("name", "quote"), _openings())
+@pytest.mark.parametrize(("name", "quote"), class_openings(__file__))
 def test_each_class_quotes_its_rule(rules_text: str, name: str, quote: str) -> None:
     """The IAAPA quotes are in the rule book; the price list in the facts sheet."""
     facts = (RULES / "classic-2nd-edition-facts.md").read_text(encoding="utf-8")

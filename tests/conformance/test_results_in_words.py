@@ -3,14 +3,11 @@ point 5): each class's docstring opens with the rule it applies, quoted (checked
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
 import pytest
 
 from adjudicator.notation import CombatOutcome, Severity, Units
 from adjudicator.units import UnitType as U
-from tests.conformance.cases import NotationCase, Read
+from tests.conformance.cases import NotationCase, Read, class_openings
 
 
 class TestPostCombatResults(NotationCase):
@@ -78,15 +75,6 @@ class TestTypographicalErrors(NotationCase):
         ]
 
 
-def _openings() -> list[tuple[str, str]]:
-    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
-    return [
-        (node.name, (ast.get_docstring(node) or "").split("\n\n")[0])
-        for node in tree.body
-        if isinstance(node, ast.ClassDef) and node.name.startswith("Test")
-    ]
-
-
-@pytest.mark.parametrize(("name", "quote"), _openings())
+@pytest.mark.parametrize(("name", "quote"), class_openings(__file__))
 def test_each_class_quotes_the_rule_book(rules_text: str, name: str, quote: str) -> None:
     assert len(quote) > 40 and " ".join(quote.split()) in " ".join(rules_text.split()), name

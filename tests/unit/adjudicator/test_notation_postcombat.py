@@ -51,6 +51,18 @@ def test_a_slash_in_a_place_name_is_no_count() -> None:
     assert turn.counts == () and turn.map[0].place == "Finland Norway"
 
 
+def read_one_result(
+    line: str, outcome: CombatOutcome, survivors: dict[UnitType, int], losses: dict[UnitType, int]
+) -> None:
+    """``line`` under "Results:" reads as battle #1 West Europe with these figures, and
+    nothing to say about it."""
+    turn = parse(f"Results:\n{line}")
+    (result,) = turn.results
+    assert (result.number, result.territory, result.outcome) == (1, "West Europe", outcome)
+    assert (result.survivors, result.losses) == (Units.of(survivors), Units.of(losses))
+    assert turn.diagnostics == ()
+
+
 @pytest.mark.parametrize(
     ("line", "outcome", "survivors", "losses"),
     [
@@ -72,11 +84,7 @@ def test_a_slash_in_a_place_name_is_no_count() -> None:
 def test_results(
     line: str, outcome: CombatOutcome, survivors: dict[UnitType, int], losses: dict[UnitType, int]
 ) -> None:
-    turn = parse(f"Results:\n{line}")
-    (result,) = turn.results
-    assert (result.number, result.territory, result.outcome) == (1, "West Europe", outcome)
-    assert (result.survivors, result.losses) == (Units.of(survivors), Units.of(losses))
-    assert turn.diagnostics == ()
+    read_one_result(line, outcome, survivors, losses)
 
 
 def test_a_retreat_result_and_a_raid_result() -> None:
@@ -121,11 +129,7 @@ def test_a_result_without_an_outcome_is_an_error() -> None:
 def test_words_for_losses_never_make_survivors(
     line: str, outcome: CombatOutcome, survivors: dict[UnitType, int], losses: dict[UnitType, int]
 ) -> None:
-    turn = parse(f"Results:\n{line}")
-    (result,) = turn.results
-    assert (result.number, result.territory, result.outcome) == (1, "West Europe", outcome)
-    assert (result.survivors, result.losses) == (Units.of(survivors), Units.of(losses))
-    assert turn.diagnostics == ()
+    read_one_result(line, outcome, survivors, losses)
 
 
 @pytest.mark.parametrize(
