@@ -25,10 +25,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.battle import resolve_json
-from adjudicator.diagnostics import Rule
+from adjudicator.diagnostics import Diagnostic, Rule, Severity
 from adjudicator.names import NameResolutionError, classic_names
-from adjudicator.notation import parse
 from adjudicator.rolls import battle_document
+from adjudicator.rolls.declared import order_of_loss_in, rolling_errors
 from adjudicator.turns import (
     BattleOutcome,
     VerdictError,
@@ -78,22 +78,6 @@ def attacker_email(players: Mapping[str, str], power: str) -> str:
 # --- orders of loss ----------------------------------------------------------------------------
 
 
-def _orders_in(text: str, number: int, territory: str) -> list[str]:
-    """The order of loss a turn or note sets for battle ``number`` (by number, territory, or
-    for every battle), as unit names lost first; a count written for a step ("1 INF, FTR,
-    INF") keeps the unit's first place only."""
-    order: list[str] = []
-    for special in parse(text).orders_of_loss:
-        scoped = special.number is not None or special.territory is not None
-        if scoped and special.number != number and special.territory != territory:
-            continue
-        order = []
-        for step in special.order:
-            if step.unit.value not in order:
-                order.append(step.unit.value)
-    return order
-
-
 def orders_of_loss(
     precombat: str,
     later: Iterable[Body],
@@ -108,7 +92,7 @@ def orders_of_loss(
     first roll (``attacker``: the address of the attacking player)."""
     where, which = str(battle["territory"]), int(battle["number"])
     orders: dict[str, list[str]] = {}
-    if found := _orders_in(precombat, which, where):
+    if found := order_of_loss_in(precombat, which, where):
         orders["attacker"] = found
     for entry in later:
         data = entry["data"]
@@ -116,7 +100,7 @@ def orders_of_loss(
             break
         if entry["kind"] != "note" or data.get("topic") != "special-orders":
             continue
-        if found := _orders_in(str(data["text"]), which, where):
+        if found := order_of_loss_in(str(data["text"]), which, where):
             orders["attacker" if data.get("by") == attacker else "defender"] = found
     return orders
 
@@ -217,35 +201,13 @@ def verdicts(precombat: Body, later: Sequence[Body], attacker: str) -> dict[int,
 # --- linking a roll ----------------------------------------------------------------------------
 
 
-def _finding(rule: Rule, message: str) -> dict[str, Any]:
-    return {"severity": "error", "rule": rule.citation, "message": message}
+def _finding(found: Diagnostic) -> dict[str, Any]:
+    """A finding as a roll entry records it."""
+    return {"severity": found.severity.value, "rule": found.rule.citation, "message": found.message}
 
 
 def _listed(units: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return {str(u["unit"]): int(u["count"]) for u in units}
-
-
-def _compare(
-    side: str, rolled: Mapping[str, int], expected: Mapping[str, int], what: str
-) -> list[dict[str, Any]]:
-    """Findings for a side whose rolled units differ from ``expected``."""
-    found = []
-    for unit in sorted(set(rolled) | set(expected)):
-        have, want = rolled.get(unit, 0), expected.get(unit, 0)
-        if have == want:
-            continue
-        said = f"{side}: {have} {unit} rolled, {want} in {what}"
-        if want == 0:
-            rule = Rule.WRONG_UNITS
-            said += ': "if a player enters the wrong type of unit then its roll will be ignored"'
-        elif have > want:
-            rule = Rule.TOO_MANY_UNITS
-            said += ": take the correct number of dice from the left"
-        else:
-            rule = Rule.TOO_FEW_UNITS
-            said += ": roll for the missing units and then re-roll the remainder of the battle"
-        found.append(_finding(rule, said))
-    return found
 
 
 def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -267,7 +229,7 @@ def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[st
             f"{where} is not a battle of the pre-combat turn in force (entry "
             f"#{row.precombat_seq}; its battles: {listed})"
         )
-        return {"findings": [_finding(Rule.CDE, message)]}
+        return {"findings": [_finding(Diagnostic(Severity.ERROR, Rule.CDE, message))]}
     link = {"submission": row.precombat_seq, "number": int(match["number"])}
     game = session.get(Game, number)
     assert game is not None
@@ -294,7 +256,7 @@ def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[st
     for side in ("attacker", "defender"):
         if side == "defender" and not rolled["defender"]:
             continue  # defenders may go unlisted when the attacker rolls alone
-        findings += _compare(side, rolled[side], expected[side], what)
+        findings += [_finding(f) for f in rolling_errors(side, rolled[side], expected[side], what)]
     out: dict[str, Any] = {"declared": link}
     if findings:
         out["findings"] = findings
