@@ -13,10 +13,12 @@ applies (``IAAPA Error Correction II``). A program keys on a diagnostic's ``code
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum, unique
+from enum import unique
+
+from adjudicator.fastenum import FastEnum
 
 
-class Severity(Enum):
+class Severity(FastEnum):
     """How much a diagnostic matters to reading the turn or settling the battle."""
 
     ERROR = "error"
@@ -33,7 +35,7 @@ class Severity(Enum):
 
 
 @unique
-class Rule(Enum):
+class Rule(FastEnum):
     """A rule the engine applies; the value is its citation in the league's rule book.
 
     Members are the league's sections (IAAPA 2008 rules: Declaration and Battle Resolution

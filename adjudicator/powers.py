@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from adjudicator.fastenum import FastEnum
 
 
-class Alliance(Enum):
+class Alliance(FastEnum):
     """The two sides; an IAAPA game is two players, one per alliance."""
 
     AXIS = "Axis"
@@ -14,7 +14,7 @@ class Alliance(Enum):
     """USSR, UK and USA."""
 
 
-class Power(Enum):
+class Power(FastEnum):
     """A power, named as the league writes it; the value is its turn position (1 = first).
 
     Turn order USSR, Germany, UK, Japan, USA [SPEC p.6; XML sequence].

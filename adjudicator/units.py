@@ -16,11 +16,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from enum import Enum
 from types import MappingProxyType
 
+from adjudicator.fastenum import FastEnum
 
-class Domain(Enum):
+
+class Domain(FastEnum):
     """Where a unit lives: it decides which battles it fights and how it moves."""
 
     LAND = "land"
@@ -31,7 +32,7 @@ class Domain(Enum):
     """Flies over both; must end its turn on friendly land or a carrier with room."""
 
 
-class UnitType(Enum):
+class UnitType(FastEnum):
     """The ten unit types of Classic, named by the IAAPA abbreviation players write."""
 
     INF = "INF"
@@ -299,7 +300,7 @@ NO_UNITS = Units()
 """No units at all."""
 
 
-class Technology(Enum):
+class Technology(FastEnum):
     """The six weapons developments; the value is the number on the tech chart die.
 
     Chart 1 Jet Power .. 6 Heavy Bombers [SPEC p.10; uncertain: only one source gives the
@@ -414,7 +415,7 @@ def rocket_range(technologies: Iterable[Technology]) -> int | None:
     return None
 
 
-class Side(Enum):
+class Side(FastEnum):
     """The two sides of a battle."""
 
     ATTACKER = "attacker"
@@ -423,7 +424,7 @@ class Side(Enum):
     """The power (or allied powers, one IAAPA player) whose units are attacked."""
 
 
-class Battlefield(Enum):
+class Battlefield(FastEnum):
     """Where a battle is fought; the default order of loss differs by battlefield."""
 
     LAND = "land"

@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from enum import Enum
 
 from adjudicator.diagnostics import Diagnostic, Severity
+from adjudicator.fastenum import FastEnum
 from adjudicator.powers import Power
 from adjudicator.units import Technology, Units, UnitType
 
@@ -32,7 +32,7 @@ def tally(pairs: Iterable[tuple[UnitType, int]]) -> Units:
     return Units(tuple((_CHART[i], n) for i, n in enumerate(slots) if n))
 
 
-class TurnKind(Enum):
+class TurnKind(FastEnum):
     """Which of the IAAPA turn emails this is (Declaration and Battle Resolution Procedures)."""
 
     PRE_COMBAT = "pre-combat"
@@ -47,7 +47,7 @@ class TurnKind(Enum):
     """No orders at all (chat, or only a quoted reply)."""
 
 
-class BattleKind(Enum):
+class BattleKind(FastEnum):
     """What a declared combat is."""
 
     BATTLE = "battle"
@@ -59,7 +59,7 @@ class BattleKind(Enum):
     """A strategic bombing raid on an industrial complex."""
 
 
-class CombatOutcome(Enum):
+class CombatOutcome(FastEnum):
     """How a battle ended, as the player reports it in the post-combat email (the engine's
     own verdict from the dice is :class:`adjudicator.battle.Outcome`)."""
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
 
+from adjudicator.fastenum import FastEnum
 from adjudicator.notation.model import TurnKind
 
 
-class Section(Enum):
+class Section(FastEnum):
     """Which part of a turn a line belongs to."""
 
     NONE = "none"
