@@ -18,7 +18,7 @@ from dice_server.config import TEMPLATES_DIR, instance_path, load_config
 from dice_server.db import make_engine, make_sessions
 from dice_server.keys import load_keys
 from dice_server.mail.templates import FlaskMailTemplates
-from dice_server.services import EntryLimit, ServiceContext
+from dice_server.services import EntryLimit, InboundPolicy, ServiceContext
 from dice_server.text import init_app as init_text
 from dice_server.triplea import pages as triplea_pages
 from dice_server.triplea import protocol as triplea_protocol
@@ -66,6 +66,10 @@ def register_services(app: Flask) -> None:
         ),
         # Mail text and every link in it, under the public BASE_URL (templates/mail/).
         mail=FlaskMailTemplates(app, str(app.config["BASE_URL"])),
+        inbound=InboundPolicy(
+            max_bytes=int(app.config["MAIL_MAX_BYTES"]),
+            require_dkim=bool(app.config.get("MAIL_REQUIRE_DKIM")),
+        ),
     )
 
 

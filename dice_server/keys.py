@@ -167,13 +167,19 @@ def load_keys(path: Path) -> InstanceKeys:
     return InstanceKeys(secret_key=secret, signing=signing, seed_box=SeedBox(seed_key))
 
 
-def replace_signing_key(path: Path) -> Signer:
-    """Write a new signing key over the current one, atomically (new file, fsync, rename).
+def new_signer() -> Signer:
+    """A fresh Ed25519 signing key, not yet installed anywhere."""
+    return Signer(Ed25519PrivateKey.generate())
+
+
+def replace_signing_key(path: Path, new: Signer | None = None) -> Signer:
+    """Write a new signing key (``new``, else a fresh one) over the current one,
+    atomically (new file, fsync, rename).
 
     The old private key is destroyed: it can sign nothing more, not even a back-dated
     entry. Its public key stays published (the caller publishes both first).
     """
-    new = Signer(Ed25519PrivateKey.generate())
+    new = new or new_signer()
     target = path / SIGNING_KEY_FILE
     staging = path / f"{SIGNING_KEY_FILE}.{new.key_id}.new"
     if not _write_once(staging, signing_key_pem(new.private_key)):

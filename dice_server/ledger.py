@@ -23,12 +23,12 @@ copies of the entries are what it is restored from (``pbem ledger check`` finds 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Row, event, insert
+from sqlalchemy import Connection, Row, event, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -228,6 +228,28 @@ def publish_key(session: Session, signer: Signer) -> None:
             # (an append-only table takes no second row for a key), the savepoint undone.
             pass
     event.listen(session, "after_commit", lambda _session: _published.add(known), once=True)
+
+
+def keys_document(keys: Iterable[tuple[str, str]]) -> dict[str, list[dict[str, str]]]:
+    """Keys as ``GET /api/v1/keys`` serves them, from (key id, base64 public key) pairs."""
+    return {"keys": [{"id": kid, "alg": "Ed25519", "public": public} for kid, public in keys]}
+
+
+def published(session: Session, through: str | None = None) -> list[tuple[str, str]]:
+    """Every published key, (key id, base64 public key), oldest first.
+
+    With ``through``, only the keys published up to that one: the keys that were published
+    while it was the newest. A game's first message carries those for its genesis's key,
+    so that a resend, however much later, carries the same keys.
+    """
+    rows = session.execute(
+        select(SigningKey.key_id, SigningKey.public).order_by(
+            SigningKey.created_at, SigningKey.key_id
+        )
+    ).all()
+    keys = [(row.key_id, row.public) for row in rows]
+    ids = [kid for kid, _ in keys]
+    return keys[: ids.index(through) + 1] if through in ids else keys
 
 
 def append(

@@ -329,3 +329,51 @@ class AddressToken(OneTimeLinkFields, Base):
     __tablename__ = "address_tokens"
 
     address_id: Mapped[int] = mapped_column(ForeignKey("dice_addresses.id"), index=True)
+
+
+class GameAddress(Base):
+    """A player's personal address for one game, ``game-<n>.<secret>@<MAIL_DOMAIN>``: mail
+    to it is his (dice_server.services.inbox). Only the secret's hash is stored, to find the
+    address a message reached; the secret itself is derived again from the instance secret
+    and this row's random nonce whenever a mail must carry it (dice_server.mail.addresses),
+    so a copy of the database alone forges no player's mail."""
+
+    __tablename__ = "game_addresses"
+    __table_args__ = (UniqueConstraint("game_number", "member_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_number: Mapped[int] = mapped_column(ForeignKey("games.number"))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    nonce: Mapped[str] = mapped_column(String(64))
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class InboundMessage(Base):
+    """A message that reached the service by mail, spooled with its exact bytes before the
+    sender's server is told it was received; then recorded (``entry_seq``), refused with an
+    answer, quarantined (``reason``) or ignored (a bounce, an auto-reply). ``message_key``
+    (the Message-ID, or the bytes' hash when it has none) is unique: a re-delivery finds
+    the first and is not processed again. Never deleted."""
+
+    __tablename__ = "inbound_messages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_key: Mapped[str] = mapped_column(String(255), unique=True)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    channel: Mapped[str] = mapped_column(String(16))
+    envelope_from: Mapped[str | None] = mapped_column(String(320))
+    envelope_to: Mapped[str] = mapped_column(Text, default="[]")
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    size: Mapped[int] = mapped_column(Integer)
+    sha256: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="spooled", index=True)
+    reason: Mapped[str | None] = mapped_column(Text)
+    sender: Mapped[str | None] = mapped_column(String(320))
+    subject: Mapped[str | None] = mapped_column(Text)
+    game_number: Mapped[int | None] = mapped_column(Integer, index=True)
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"))
+    entry_seq: Mapped[int | None] = mapped_column(Integer)
+    answer_id: Mapped[str | None] = mapped_column(String(255))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -25,6 +25,8 @@ from dice_server.mail.delivery import Courier, deliver_due
 log = logging.getLogger(__name__)
 
 OUTBOX_JOB = "outbox"
+INBOX_JOB = "inbox"
+INBOX_INTERVAL_SECONDS = 60
 
 _courier: Courier | None = None
 
@@ -43,6 +45,21 @@ def outbox_job() -> None:
         log.info("outbox: %d sent, %d failed", len(report.sent), len(report.failed))
 
 
+def inbox_job() -> None:
+    """Process mail left spooled (the receiver crashed, or the database was busy)."""
+    if _courier is None:
+        raise RuntimeError("the inbox job runs only inside `pbem scheduler`")
+    from dice_server.services.inbox import process_pending
+
+    try:
+        done = process_pending(_courier.ctx)
+    except SQLAlchemyError as exc:
+        log.warning("inbox: the database did not answer (%s); trying again next run", exc)
+        return
+    if done:
+        log.info("inbox: %d spooled message(s) processed", len(done))
+
+
 def build(app: Flask) -> BlockingScheduler:
     global _courier
     _courier = Courier.from_config(app.extensions["pbem"], app.config, Path(app.instance_path))
@@ -58,6 +75,16 @@ def build(app: Flask) -> BlockingScheduler:
         "interval",
         seconds=float(app.config["OUTBOX_INTERVAL_SECONDS"]),
         id=OUTBOX_JOB,
+        replace_existing=True,
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=60,
+    )
+    scheduler.add_job(
+        inbox_job,
+        "interval",
+        seconds=INBOX_INTERVAL_SECONDS,
+        id=INBOX_JOB,
         replace_existing=True,
         coalesce=True,
         max_instances=1,

@@ -13,6 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 import click
 from flask import Flask
 
+from dice_server.cli.mail import mail, smtpd
 from dice_server.cli.turns import battle, position, turn
 from dice_server.config import instance_path
 from dice_server.errors import ServiceError
@@ -263,13 +264,29 @@ def ledger_export(number: int | None, table: int | None) -> None:
 
 
 @ledger.command("verify")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--keys", "keys_file", required=True, type=click.Path(exists=True, path_type=Path))
-def ledger_verify(file: Path, keys_file: Path) -> None:
-    """Check an exported ledger offline; exit 0 only when everything holds."""
+@click.argument(
+    "file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option("--keys", "keys_file", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--mail",
+    "mail_path",
+    type=click.Path(exists=True, path_type=Path),
+    help="Verify every game in a player's mail: a maildir, mbox, zip or folder.",
+)
+@click.option("--allow-missing", is_flag=True, help="With --mail: missing entries only warn.")
+def ledger_verify(
+    file: Path | None, keys_file: Path | None, mail_path: Path | None, allow_missing: bool
+) -> None:
+    """Check an exported ledger (FILE --keys KEYS) or a player's own mail (--mail PATH)
+    offline, exactly as the standalone verifier does; exit 0 only when everything holds."""
     from dice_server.verifier import main as verify_main
 
-    sys.exit(verify_main([str(file), "--keys", str(keys_file)]))
+    args = [str(file)] if file is not None else []
+    args += ["--keys", str(keys_file)] if keys_file is not None else []
+    args += ["--mail", str(mail_path)] if mail_path is not None else []
+    args += ["--allow-missing"] if allow_missing else []
+    sys.exit(verify_main(args))
 
 
 @ledger.command("check")
@@ -402,5 +419,16 @@ def keys_rotate() -> None:
     click.echo(new.key_id)
 
 
-for _group in (turn, position, battle):
+@game.command("address")
+@click.argument("number", type=int)
+@click.argument("email")
+@refusals
+def game_address(number: int, email: str) -> None:
+    """Print the personal address EMAIL writes to game NUMBER at (made on first use)."""
+    from dice_server.services.inbox import address_of
+
+    click.echo(address_of(_ctx(), number, email))
+
+
+for _group in (turn, position, battle, mail, smtpd):
     main.add_command(_group)

@@ -4,6 +4,7 @@ They need no instance, database or keys: the adjudicator is pure."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,14 +23,71 @@ def turn() -> None:
     """Emailed turns."""
 
 
-def read_input(file: str) -> str:
+def read_bytes(file: str) -> bytes:
     if file == "-":
-        return sys.stdin.read()
+        return sys.stdin.buffer.read()
     try:
-        return Path(file).read_text(encoding="utf-8", errors="replace")
+        return Path(file).read_bytes()
     except OSError as exc:
         click.echo(f"error: cannot read {file}: {exc.strerror}", err=True)
         sys.exit(2)
+
+
+def as_text(data: bytes) -> str:
+    """``data`` as a text file reads: UTF-8 (a bad byte replaced), every line end "\\n"."""
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_input(file: str) -> str:
+    return as_text(read_bytes(file))
+
+
+_MAIL_PROGRAM_HEADERS = frozenset(
+    {"mime-version", "content-type", "content-transfer-encoding", "received", "return-path"}
+    | {"delivered-to", "dkim-signature", "user-agent"}
+)
+"""Headers only a mail program writes (with any X- header): a file whose first block names
+one is a saved message, to decode; a turn pasted under what a client shows is not."""
+_HEADER_NAME = re.compile(r"^([!-9;-~]+)[ \t]*:", re.MULTILINE)
+
+
+def read_turn(file: str) -> str:
+    """The turn in FILE. A message saved by a mail program (a ``.eml``) is read as the mail
+    gateway reads it (``dice_server.mail.inbound``): the text its sender wrote, not its MIME
+    parts, with what was wrong with it on stderr. Anything else is read as written, as
+    before, including a turn pasted under the headers a mail client shows (From, To,
+    Subject, Date), which the engine reads itself: its Subject may name the power and
+    round."""
+    from dice_server.mail.inbound import looks_like_message, read_message
+
+    data = read_bytes(file)
+    head = as_text(data[:65_536]).partition("\n\n")[0]
+    names = {name.lower() for name in _HEADER_NAME.findall(head)}
+    saved = any(n in _MAIL_PROGRAM_HEADERS or n.startswith("x-") for n in names)
+    if not (saved and looks_like_message(data)):
+        return as_text(data)
+    inbound = read_message(data)
+    what = {"plain": "its text/plain part", "html": "its HTML part as text"}
+    read = what.get(inbound.text_source, "nothing, no text part")
+    click.echo(f"note: {file} is a mail message: read {read}", err=True)
+    if inbound.bounce or inbound.auto_submitted:
+        kind = "a delivery failure report" if inbound.bounce else "sent by a program"
+        click.echo(f"note: {file}: {kind}, not a turn", err=True)
+    for problem in inbound.problems:
+        click.echo(f"note: {file}: {problem}", err=True)
+    return numbered_as_in_file(data, inbound.text)
+
+
+def numbered_as_in_file(data: bytes, text: str) -> str:
+    """``text``, the body of the message ``data``, with blank lines in place of the headers
+    when it stands in the file as written (no transfer encoding, no MIME parts), so that a
+    diagnostic's line is the file's; else as decoded, from line 1."""
+    for codec in ("utf-8", "cp1252", "latin-1"):
+        raw = data.decode(codec, errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+        head, blank, body = raw.partition("\n\n")
+        if blank and body == text:
+            return "\n" * (head.count("\n") + 2) + text
+    return text
 
 
 @turn.command("check")
@@ -52,12 +110,13 @@ def turn_check(
 ) -> None:
     """Read an emailed turn (FILE, or - for stdin): the orders and every diagnostic; with a
     position, the combat declarations are checked against the board before any die, and
-    the battles a declaration error voids are listed. Exits 1 when part of the turn could
-    not be read or a declaration is in error."""
+    the battles a declaration error voids are listed. FILE may be a saved message (.eml):
+    the text its sender wrote is read, as the mail gateway reads it. Exits 1 when part of
+    the turn could not be read or a declaration is in error."""
     from adjudicator.notation import render_report as render_text
     from adjudicator.notation import report
 
-    text = read_input(file)
+    text = read_turn(file)
     if initial and position_file:
         click.echo("error: give --initial or --position, not both", err=True)
         sys.exit(2)
@@ -71,7 +130,7 @@ def turn_check(
         except ValueError as exc:
             click.echo(f"error: the position {position_file}: {exc}", err=True)
             sys.exit(2)
-        precombat = read_input(precombat_file) if precombat_file else None
+        precombat = read_turn(precombat_file) if precombat_file else None
         result = check_report(text, position, precombat=precombat)
     else:
         result = report(text)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC
 from email.message import EmailMessage
 from email.utils import format_datetime
+from typing import Any
 
 from dice_server.kinds import describe, subject
 from dice_server.models import LedgerEntry, OutboxMessage
@@ -36,12 +38,18 @@ def recipients(row: OutboxMessage) -> list[str]:
 
 
 def entry_message(
-    row: OutboxMessage, entry: LedgerEntry, thread_root: str | None, head: Letterhead
+    row: OutboxMessage,
+    entry: LedgerEntry,
+    thread_root: str | None,
+    head: Letterhead,
+    keys: Mapping[str, Any] | None = None,
 ) -> EmailMessage:
     """The message announcing ``entry``: readable result, verify link, the entry attached.
 
     ``thread_root`` is the Message-ID of the game's genesis message, which every later
-    message of the game references so that a mail client threads the game.
+    message of the game references so that a mail client threads the game. ``keys`` (the
+    game's first message only) are attached as ``keys.json``: the keys travel with the
+    game, so that a player's mail alone verifies it (``verifier.py --mail``).
     """
     obj = json.loads(entry.body)
     data, number, seq = obj["data"], entry.game_number, entry.seq
@@ -58,6 +66,7 @@ def entry_message(
         kind=entry.kind,
         at=entry.at,
         description=describe(entry.kind, data),
+        keys_attached=keys is not None,
     )
     msg.set_content(neutralise_bidi(text))
     attachment = json.dumps(entry.signed(), ensure_ascii=False, indent=1) + "\n"
@@ -67,6 +76,13 @@ def entry_message(
         subtype="json",
         filename=f"entry-{seq}.json",
     )
+    if keys is not None:
+        msg.add_attachment(
+            (json.dumps(keys, indent=1) + "\n").encode("utf-8"),
+            maintype="application",
+            subtype="json",
+            filename="keys.json",
+        )
     fix_boundary(msg, row)
     return msg
 

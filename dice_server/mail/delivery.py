@@ -13,9 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from dice_server.mail.compose import Letterhead, entry_message, recipients
-from dice_server.mail.transport import DeliveryError, Transport, transport_from_config
+from dice_server.mail.transport import (
+    Copy,
+    DeliveryError,
+    Transport,
+    send_copies,
+    transport_from_config,
+)
 from dice_server.models import LedgerEntry, TableEntry
 from dice_server.services import ServiceContext
+from dice_server.services.inbox import copy_message, email_key, player_addresses_of
 from dice_server.services.outbox import Backoff, Claimed, claim, due_ids, mark_failed, mark_sent
 from dice_server.triplea.mail import table_message
 
@@ -60,7 +67,7 @@ class RunReport:
 def render(claimed: Claimed, letterhead: Letterhead) -> EmailMessage:
     entry = claimed.entry
     if isinstance(entry, LedgerEntry):
-        return entry_message(claimed.row, entry, claimed.thread_root, letterhead)
+        return entry_message(claimed.row, entry, claimed.thread_root, letterhead, claimed.keys)
     if isinstance(entry, TableEntry) and claimed.table is not None:
         return table_message(claimed.row, claimed.table, entry, letterhead)
     if claimed.row.raw is None:
@@ -68,6 +75,27 @@ def render(claimed: Claimed, letterhead: Letterhead) -> EmailMessage:
     parsed = message_from_bytes(claimed.row.raw, policy=policy.default)
     assert isinstance(parsed, EmailMessage)
     return parsed
+
+
+def send_rendered(courier: Courier, claimed: Claimed, msg: EmailMessage) -> str:
+    """Send a message. A game's entry goes to each player in a copy of his own whose
+    Reply-To is his personal game address (nobody else may see it: it is what makes his
+    mail his), and to everyone else (mentor, ministers) in one copy without it; headers,
+    Message-ID and body are otherwise the same in every copy."""
+    everyone = recipients(claimed.row)
+    row = claimed.row
+    if row.game_number is None or row.entry_seq is None:
+        return courier.transport.send(msg, everyone)
+    personal = player_addresses_of(courier.ctx, row.game_number)
+    copies: list[Copy] = []
+    for player in (r for r in everyone if email_key(r) in personal):
+        copy = copy_message(msg)
+        copy["Reply-To"] = personal[email_key(player)]
+        copies.append((copy, [player]))
+    others = [r for r in everyone if email_key(r) not in personal]
+    if others:
+        copies.append((msg, others))
+    return send_copies(courier.transport, copies)
 
 
 def deliver_due(courier: Courier) -> RunReport:
@@ -92,7 +120,7 @@ def _deliver_one(courier: Courier, message: int, report: RunReport) -> None:
         return  # another run holds it
     try:
         msg = render(claimed, courier.letterhead)
-        note = courier.transport.send(msg, recipients(claimed.row))
+        note = send_rendered(courier, claimed, msg)
     except DeliveryError as exc:
         status = mark_failed(
             ctx, message, ctx.clock(), str(exc), courier.backoff, permanent=exc.permanent

@@ -5,10 +5,11 @@ from __future__ import annotations
 import mailbox
 import smtplib
 import ssl
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import parseaddr
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -31,6 +32,42 @@ class Transport(Protocol):
         ...
 
 
+#: One copy of a message and the recipients it goes to.
+Copy = tuple[EmailMessage, list[str]]
+EVERY = "the relay refused every recipient: "
+
+
+def send_copies(transport: Transport, copies: list[Copy]) -> str:
+    """Deliver copies of one message (a game's entry: each player's copy carries his own
+    Reply-To) as :meth:`Transport.send` delivers one: '' or a note of the recipients
+    refused while others accepted; DeliveryError when no copy was accepted (permanent only
+    if every refusal was), or at the first temporary failure (the whole message is tried
+    again later: at least once, under the same Message-ID). A transport with ``send_many``
+    sends them together (the SMTP relay: one connection)."""
+    many = getattr(transport, "send_many", None)
+    if many is not None:
+        return str(many(copies))
+    return _each(transport.send, copies)
+
+
+def _each(send: Callable[[EmailMessage, list[str]], str], copies: list[Copy]) -> str:
+    notes: list[str] = []
+    refused: list[str] = []
+    for msg, recipients in copies:
+        try:
+            notes.append(send(msg, recipients))
+        except DeliveryError as exc:
+            if not exc.permanent or not str(exc).startswith(EVERY):
+                raise
+            refused.append(str(exc).removeprefix(EVERY))
+    if len(refused) == len(copies):
+        raise DeliveryError(EVERY + "; ".join(refused), permanent=True)
+    told = [n for n in notes if n]
+    if refused:
+        told.append("the relay refused some recipients: " + "; ".join(refused))
+    return "; ".join(told)
+
+
 @dataclass(frozen=True)
 class MaildirTransport:
     """Delivers into ``path/new`` (written to ``tmp`` first, then renamed: never half a
@@ -39,9 +76,14 @@ class MaildirTransport:
     path: Path
 
     def send(self, msg: EmailMessage, recipients: list[str]) -> str:
+        return self.send_many([(msg, recipients)])
+
+    def send_many(self, copies: list[Copy]) -> str:
+        """Each copy is a file of its own, as each recipient would find it."""
         try:
             box = mailbox.Maildir(self.path, create=True)
-            box.add(msg)
+            for msg, _recipients in copies:
+                box.add(msg)
         except OSError as exc:
             raise DeliveryError(f"cannot write to the maildir {self.path}: {exc}") from exc
         return ""
@@ -75,18 +117,17 @@ class SmtpTransport:
         return smtp
 
     def send(self, msg: EmailMessage, recipients: list[str]) -> str:
-        sender = parseaddr(str(msg["From"]))[1]
+        return self.send_many([(msg, recipients)])
+
+    def send_many(self, copies: list[Copy]) -> str:
+        """Every copy over one connection (see :func:`send_copies`)."""
         try:
             with self._connect() as smtp:
                 if self.username:
                     smtp.login(self.username, self.password)
-                refused = smtp.send_message(msg, from_addr=sender, to_addrs=recipients)
-        except smtplib.SMTPRecipientsRefused as exc:
-            answers = _answers(exc.recipients)
-            permanent = all(code >= 500 for code, _ in exc.recipients.values())
-            raise DeliveryError(
-                f"the relay refused every recipient: {answers}", permanent=permanent
-            ) from exc
+                return _each(partial(self._one, smtp), copies)
+        except DeliveryError:
+            raise
         except smtplib.SMTPResponseException as exc:
             text = (
                 exc.smtp_error.decode("utf-8", "replace")
@@ -100,6 +141,15 @@ class SmtpTransport:
             raise DeliveryError(
                 f"the relay {self.host}:{self.port} is unreachable: {exc or type(exc).__name__}"
             ) from exc
+
+    def _one(self, smtp: smtplib.SMTP, msg: EmailMessage, recipients: list[str]) -> str:
+        """One copy over an open connection; any other failure is the whole message's."""
+        sender = parseaddr(str(msg["From"]))[1]
+        try:
+            refused = smtp.send_message(msg, from_addr=sender, to_addrs=recipients)
+        except smtplib.SMTPRecipientsRefused as exc:
+            permanent = all(code >= 500 for code, _ in exc.recipients.values())
+            raise DeliveryError(EVERY + _answers(exc.recipients), permanent=permanent) from exc
         return f"the relay refused some recipients: {_answers(refused)}" if refused else ""
 
 

@@ -26,6 +26,22 @@ class EntryLimit:
     window: timedelta = timedelta(seconds=60)
 
 
+#: Looks up a DNS TXT record (name, timeout) -> its text, as dkimpy's ``dnsfunc``.
+TxtLookup = Callable[..., bytes | None]
+
+
+@dataclass(frozen=True)
+class InboundPolicy:
+    """How mail from players is received: the largest message kept whole
+    (``MAIL_MAX_BYTES``), and whether a message must carry a valid DKIM signature of its
+    From domain besides reaching the player's personal address (``MAIL_REQUIRE_DKIM``).
+    ``dns`` replaces the resolver dkimpy asks for the signing key (None: the real DNS)."""
+
+    max_bytes: int = 10 * 1024 * 1024
+    require_dkim: bool = False
+    dns: TxtLookup | None = None
+
+
 class MailTemplates(Protocol):
     """Mail text from the templates under ``templates/mail/``, every link in it made by
     ``url_for(..., _external=True)`` under the public address (``BASE_URL``), never under
@@ -72,3 +88,4 @@ class ServiceContext:
     mail_from: str = "PBEM dice server <dice@localhost>"
     entry_limit: EntryLimit = field(default_factory=EntryLimit)
     mail: MailTemplates = field(default_factory=NoMailTemplates)
+    inbound: InboundPolicy = field(default_factory=InboundPolicy)

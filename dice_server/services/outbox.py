@@ -75,10 +75,12 @@ def enqueue(
     *,
     entry: SignedEntry | None = None,
     raw: bytes | None = None,
+    game: int | None = None,
 ) -> None:
     """Queue one message in the caller's transaction: an entry's (rendered at delivery
-    from the entry) or, with ``raw``, other mail as rendered now."""
-    game = table = seq = None
+    from the entry) or, with ``raw``, other mail as rendered now (``game``: mail of that
+    game that announces no entry, such as a key rotation, delivered in the game's turn)."""
+    table = seq = None
     if entry is not None:
         seq = entry.seq
         if entry.chain.owner == "game":
@@ -161,12 +163,14 @@ class Claimed:
     """A message this delivery run holds the claim on, with what it needs to render: the
     stored entry it announces (None: other mail, which keeps its bytes); for a game's
     entry the Message-ID of the game's first message, which threads the game; for a
-    table's entry the table."""
+    table's entry the table; for a game's first message the keys published when its
+    genesis was signed (those up to the genesis's key), which travel with the game."""
 
     row: OutboxMessage
     entry: LedgerEntry | TableEntry | None = None
     thread_root: str | None = None
     table: DiceTable | None = None
+    keys: dict[str, list[dict[str, str]]] | None = None
 
 
 def due_ids(ctx: ServiceContext, now: datetime, batch: int) -> list[int]:
@@ -229,10 +233,14 @@ def claim(ctx: ServiceContext, message: int, now: datetime, lease: timedelta) ->
         stored = chain.queries.rows(session, chain.number, (1, row.entry_seq))
         by_seq = {entry.seq: entry for entry in stored}
         root = by_seq.get(1)
+        keys = None
+        if root is not None and row.entry_seq == 1:
+            keys = ledger.keys_document(ledger.published(session, through=root.key_id))
         return Claimed(
             row,
             by_seq[row.entry_seq],
             entry_message_id(SignedEntry.of(chain, root), ctx.mail_domain) if root else None,
+            keys=keys,
         )
 
 

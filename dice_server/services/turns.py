@@ -171,6 +171,14 @@ def submit_turn(
     post-combat turn moves the kept position on. Returns the entry and the report (the JSON
     of ``pbem turn check --json --position`` against the game's position)."""
     body, turn = read_submission(payload)
+    return submit_read(ctx, who, number, body, turn, retry)
+
+
+def submit_read(
+    ctx: ServiceContext, who: Who, number: int, body: str, turn: Turn, retry: Retry | None = None
+) -> tuple[SignedEntry, dict[str, Any]]:
+    """:func:`submit_turn` for a turn already read (by the mail gateway, which reads each
+    message once to decide what it is): ``turn`` must be ``parse(body)`` and hold orders."""
     plans: list[Plan] = []
 
     def check(session: Session, actor: Actor) -> None:

@@ -1,22 +1,41 @@
 """Verification for the verify page: one entry or a whole exported ledger, checked against
-the keys this server publishes, with a report of exactly what was checked."""
+the keys this server publishes, with a report of exactly what was checked; or a player's
+own mail, checked by the standalone verifier's own function (``verifier.py --mail``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from dice_server.errors import InvalidRequest
 from dice_server.jsonbody import shown
 from dice_server.services import ServiceContext
 from dice_server.services.keys import published_keys
 from dice_server.verifier import (
+    MailError,
+    MailReport,
     NotCanonical,
     Report,
+    ZipLimits,
     canonical_json,
     decode_body,
     load_keys,
+    upload_items,
     verify_ledger,
+    verify_mail,
     verify_signature,
 )
+
+
+def check_mailbox(ctx: ServiceContext, data: bytes, name: str, limits: ZipLimits) -> MailReport:
+    """A player's uploaded mail (an mbox, a zip of ``.eml`` files, or one message), every
+    game in it verified exactly as ``verifier.py --mail`` does, with the keys in the mail
+    and those this server publishes. A zip too big or too full to unpack within
+    ``limits``, or no zip at all, is refused with the reason; nothing is stored."""
+    try:
+        items = upload_items(data, name, limits)
+    except MailError as exc:
+        raise InvalidRequest(str(exc), "upload") from None
+    return verify_mail(items, published_keys(ctx), keys_name="this server's published keys")
 
 
 def check_document(ctx: ServiceContext, doc: Any) -> Report:

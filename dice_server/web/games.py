@@ -45,6 +45,15 @@ def board(number: int) -> Response:
     return response
 
 
+@bp.get("/games/<int:number>/mail")
+@login_required
+def mail(number: int) -> Page:
+    """Every message received and sent for the game, and the player's own game address."""
+    from dice_server.services.mail_log import game_mail
+
+    return render_template("game_mail.html", log=game_mail(service_context(), number, me()))
+
+
 @bp.get("/games/<int:number>/entries/<int:seq>")
 @login_required
 def entry(number: int, seq: int) -> Page:

@@ -111,6 +111,8 @@ def live(tmp_path: Path, reserve_port: Callable[[], int]) -> Iterator[Live]:
         "GUNICORN_CMD_ARGS": "--reuse-port",  # binds the reserved port beside its holder
         "PBEM_WORKERS": "2",
         "PBEM_OUTBOX_INTERVAL_SECONDS": "0.5",
+        "PBEM_SMTPD_PORT": str(reserve_port()),
+        "PBEM_SMTPD_REUSE_PORT": "true",
     }
     env.pop("PBEM_DATABASE_URL", None)
     log = (tmp_path / "serve.log").open("w")

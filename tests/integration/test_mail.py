@@ -30,6 +30,7 @@ from dice_server.db import reading
 from dice_server.mail.delivery import Courier, deliver_due
 from dice_server.models import LedgerEntry, OutboxMessage
 from dice_server.services import ServiceContext
+from dice_server.services.inbox import address_of
 from dice_server.services.notes import send_note
 from dice_server.services.outbox import claim
 from dice_server.services.rolls import roll_battle
@@ -82,6 +83,10 @@ class Relay:
     def ids(self) -> list[str]:
         return [str(msg["Message-ID"]) for _, _, msg in self.received]
 
+    def deliveries(self) -> set[tuple[str, str]]:
+        """(Message-ID, recipient) of every copy received."""
+        return {(str(msg["Message-ID"]), to) for _, rcpts, msg in self.received for to in rcpts}
+
 
 @pytest.fixture
 def relay(reserve_port: Callable[[], int]) -> Iterator[tuple[Relay, int]]:
@@ -108,6 +113,10 @@ def smtp_config(port: int) -> dict[str, Any]:
 def courier_for(app: Flask, **overrides: Any) -> Courier:
     config = {**app.config, **overrides}
     return Courier.from_config(app.extensions["pbem"], config, Path(app.instance_path))
+
+
+EVERYONE = ("axis@example.org", "allies@example.org", "mentor@example.org")
+"""The league fixture's game: its players and its mentor, each sent every message."""
 
 
 def rows(ctx: ServiceContext) -> list[OutboxMessage]:
@@ -143,14 +152,32 @@ def test_delivery_over_a_real_smtp_conversation(
     entry = roll_battle(league.ctx, 1, league.game, battle())
     report = deliver_due(courier_for(app, **smtp_config(port)))
     assert len(report.sent) == 2 and not report.failed
-    genesis_msg, roll_msg = (msg for _, _, msg in handler.received)
-    sender, rcpts, _ = handler.received[1]
-    assert sender == "dice@league.example"
-    assert sorted(rcpts) == ["allies@example.org", "axis@example.org", "mentor@example.org"]
+    # Each player gets a copy of his own (its Reply-To is his personal game address), the
+    # mentor one without it: three transactions a message, one Message-ID.
+    queued = rows(league.ctx)
+    copies = {
+        row.message_id: [
+            (s, r, m) for s, r, m in handler.received if m["Message-ID"] == row.message_id
+        ]
+        for row in queued
+    }
+    assert [len(c) for c in copies.values()] == [3, 3]
+    genesis_msg, roll_msg = (c[-1][2] for c in copies.values())
+    roll_copies = copies[queued[1].message_id]
+    assert {s for s, _, _ in roll_copies} == {"dice@league.example"}
+    assert sorted(r for _, rcpts, _ in roll_copies for r in rcpts) == [
+        "allies@example.org",
+        "axis@example.org",
+        "mentor@example.org",
+    ]
+    assert {str(m["Reply-To"]) for _, r, m in roll_copies if r != ["mentor@example.org"]} == {
+        address_of(league.ctx, league.game, "axis@example.org"),
+        address_of(league.ctx, league.game, "allies@example.org"),
+    }
+    assert roll_msg["Reply-To"] is None  # the mentor's copy names no player's address
     assert roll_msg["To"] == "axis@example.org, allies@example.org"
     assert roll_msg["Cc"] == "mentor@example.org"
     assert roll_msg["Subject"] == f"[Game {league.game}] #2 UK: West Europe round 1"
-    queued = rows(league.ctx)
     assert roll_msg["Message-ID"] == queued[1].message_id
     # Threading: every message of the game refers to the genesis message.
     assert roll_msg["References"] == genesis_msg["Message-ID"] == queued[0].message_id
@@ -191,7 +218,7 @@ def test_relay_fails_twice_then_accepts(
     assert third.sent == [1]
     (row,) = rows(league.ctx)
     assert (row.status, row.attempts, row.last_error) == ("sent", 3, None)
-    assert handler.ids() == [row.message_id]
+    assert handler.ids() == [row.message_id] * 3  # a copy for each player, one for the mentor
 
 
 def test_a_crash_between_sending_and_marking_resends_with_the_same_message_id(
@@ -202,16 +229,18 @@ def test_a_crash_between_sending_and_marking_resends_with_the_same_message_id(
     ctx = league.ctx
     claimed = claim(ctx, 1, ctx.clock(), timedelta(seconds=0))
     assert claimed is not None
-    from dice_server.mail.compose import recipients
-    from dice_server.mail.delivery import render
+    from dice_server.mail.delivery import render, send_rendered
 
-    courier.transport.send(render(claimed, courier.letterhead), recipients(claimed.row))
+    send_rendered(courier, claimed, render(claimed, courier.letterhead))
     # ... and the process dies here, before marking the message sent. The claim lapses:
     time.sleep(0.01)
     assert deliver_due(courier).sent == [1]
-    first, second = handler.received[0][2], handler.received[1][2]
-    assert first["Message-ID"] == second["Message-ID"] == rows(ctx)[0].message_id
-    assert first.as_bytes() == second.as_bytes()
+    assert len(handler.received) == 6  # three copies (each player's, the mentor's), twice
+    first, second = handler.received[:3], handler.received[3:]
+    for (_, to_first, before), (_, to_second, after) in zip(first, second, strict=True):
+        assert to_first == to_second
+        assert before["Message-ID"] == after["Message-ID"] == rows(ctx)[0].message_id
+        assert before.as_bytes() == after.as_bytes()
 
 
 def test_refused_address_is_kept_and_reported(
@@ -298,8 +327,11 @@ def test_two_delivery_runs_at_once_send_each_message_once(
         t.start()
     for t in threads:
         t.join(60)
-    assert sorted(handler.ids()) == sorted(r.message_id for r in rows(league.ctx))
-    assert len(handler.ids()) == 16
+    assert sorted(set(handler.ids())) == sorted(r.message_id for r in rows(league.ctx))
+    assert handler.deliveries() == {
+        (r.message_id, who) for r in rows(league.ctx) for who in EVERYONE
+    }
+    assert len(handler.received) == 16 * 3  # each copy once
 
 
 @pytest.mark.slow
@@ -326,7 +358,7 @@ def test_two_scheduler_processes_send_each_message_once(
     ]
     try:
         deadline = time.monotonic() + 60
-        while len(handler.ids()) < 11 and time.monotonic() < deadline:
+        while len(handler.received) < 11 * 3 and time.monotonic() < deadline:
             time.sleep(0.2)
         time.sleep(1.0)  # let both run a few more times
     finally:
@@ -334,8 +366,11 @@ def test_two_scheduler_processes_send_each_message_once(
             proc.terminate()
         outputs = [proc.communicate(timeout=30)[1].decode() for proc in procs]
     assert all(proc.returncode == 0 for proc in procs), outputs
-    assert sorted(handler.ids()) == sorted(r.message_id for r in rows(league.ctx))
-    assert len(handler.ids()) == 11
+    assert sorted(set(handler.ids())) == sorted(r.message_id for r in rows(league.ctx))
+    assert handler.deliveries() == {
+        (r.message_id, who) for r in rows(league.ctx) for who in EVERYONE
+    }
+    assert len(handler.received) == 11 * 3  # each copy once
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
     from sqlalchemy import inspect
@@ -380,9 +415,11 @@ def test_every_kind_of_entry_reads_well_in_the_maildir(app: Flask, league: Leagu
     report = deliver_due(courier_for(app, MAIL_TRANSPORT="maildir"))
     assert len(report.sent) == 7 and not report.failed
     maildir = Path(app.instance_path) / "maildir" / "new"
-    messages = [
+    copies = [
         email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in maildir.iterdir()
     ]
+    assert len(copies) == 7 * 3  # each player's copy, and the mentor's
+    messages = [m for m in copies if m["Reply-To"] is None]  # the mentor's
     g = f"[Game {number}]"
     assert sorted(str(m["Subject"]) for m in messages) == [
         f"{g} #1 game created: axis@example.org (Axis) v allies@example.org (Allies)",
@@ -495,4 +532,4 @@ def test_relay_over_tls_with_login(
         assert "CERTIFICATE_VERIFY_FAILED" in report.failed[2]  # a self-signed relay is refused
     finally:
         controller.stop()
-    assert len(handler.received) == 1 and logins
+    assert len(handler.received) == 3 and logins  # each player's copy and the mentor's

@@ -268,7 +268,10 @@ def test_each_submission_is_mailed_with_its_findings(app: Any, league: League) -
     mails = [
         email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in maildir.iterdir()
     ]
-    (turn_mail,) = [m for m in mails if "pre-combat turn" in str(m["Subject"])]
+    copies = [m for m in mails if "pre-combat turn" in str(m["Subject"])]
+    assert len(copies) == 3  # each player's copy and the mentor's, the same text
+    assert len({c.get_body(("plain",)).get_content() for c in copies}) == 1
+    turn_mail = copies[0]
     assert str(turn_mail["Subject"]).endswith("USSR: round 1 pre-combat turn")
     assert "allies@example.org" in str(turn_mail["To"]) and "axis@example.org" in str(
         turn_mail["To"]

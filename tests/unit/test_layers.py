@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "dice_server.cli",
             "dice_server.cli.*",
             "dice_server.scheduler",
+            "dice_server.smtpd",
             "dice_server.web",
             "dice_server.web.*",
             "dice_server.mail",
@@ -71,17 +72,28 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "dice_server.errors",
             "dice_server.jsonbody",
             "dice_server.text",
+            # What a message is, whoever reads it: the gateway's service decodes mail with
+            # these, and the channels (`pbem turn check`) too.
+            "dice_server.mail.inbound",
+            "dice_server.mail.mime",
+            "dice_server.mail.htmltext",
+            "dice_server.mail.addresses",
         ),
     ),
 )
-"""Each layer, highest first, and the modules in it. ``shared`` holds what every layer may
-use (errors, configuration, reading JSON, neutralising text); it imports nothing above it.
+"""Each layer, highest first, and the modules in it (a module named exactly belongs to its
+layer before any pattern). ``shared`` holds what every layer may use (errors,
+configuration, reading JSON, neutralising text, decoding mail); it imports nothing above it.
 The rules engine (``adjudicator``) is the domain, below them all: every layer may use it."""
 
 RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}
 
 
 def layer_of(module: str) -> str:
+    """The layer naming ``module`` itself, else the first whose pattern matches it."""
+    for name, patterns in LAYERS:
+        if module in patterns:
+            return name
     for name, patterns in LAYERS:
         if any(fnmatch.fnmatchcase(module, p) for p in patterns):
             return name
