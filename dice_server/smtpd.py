@@ -2,12 +2,12 @@
 
 It accepts recipients at the service's mail domain only (``MAIL_DOMAIN``), refuses a
 message over ``MAIL_MAX_BYTES`` at DATA (552: the sender's server tells the sender, nothing
-is lost), and for every other message hands the exact bytes and the envelope to
-:func:`dice_server.services.inbox.spool`. Only once the message is committed to the spool
-does the sender's server hear 250; the message is then processed (read, authenticated,
-recorded, answered). If processing fails, the message stays spooled and is processed when
-the receiver starts again or by the scheduler's inbox job: a crash never loses it and never
-records it twice. A message the database cannot take gets 451 (try again later).
+is lost), and hands every other message's exact bytes and envelope to
+:func:`dice_server.services.inbox.spool`. Once the message is committed to the spool it is
+processed (read, authenticated, recorded, answered), and then the sender's server hears 250.
+If processing fails, the message stays spooled and is processed when the receiver starts
+again or by the scheduler's inbox job: a crash never loses it and never records it twice.
+A message the spool cannot take gets 451 (try again later).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from dice_server.mail.addresses import read_address
 from dice_server.services import ServiceContext
-from dice_server.services.inbox import SPOOLED, process, process_pending, spool
+from dice_server.services.inbox import SPOOLED, Received, process, process_pending, spool
 
 log = logging.getLogger(__name__)
 
@@ -57,27 +57,34 @@ class Gateway:
         loop = asyncio.get_running_loop()
         try:
             spooled = await loop.run_in_executor(
-                None,
-                lambda: spool(
-                    self.ctx,
-                    raw,
-                    channel="smtp",
-                    envelope_from=envelope.mail_from,
-                    envelope_to=list(envelope.rcpt_tos),
-                    max_bytes=self.max_bytes,
-                ),
+                None, self.take, raw, envelope.mail_from, list(envelope.rcpt_tos)
             )
         except Exception:
             log.exception("smtpd: could not spool a message from %s", envelope.mail_from)
             return "451 4.3.0 the message could not be stored: try again later"
         if spooled.duplicate:
             return "250 2.0.0 already received"
-        if spooled.status == SPOOLED:
-            try:
-                await loop.run_in_executor(None, process, self.ctx, spooled.id)
-            except Exception:  # spooled: processed again at the next start or inbox job
-                log.exception("smtpd: message %s is spooled but was not processed", spooled.id)
         return "250 2.0.0 received"
+
+    def take(self, raw: bytes, mail_from: str | None, rcpt_tos: list[str]) -> Received:
+        """Spool the message (an exception here is a 451: the sender's server tries
+        again), then process it; once spooled, a failure to process leaves it for the next
+        start or the scheduler's inbox job, and the sender's server hears 250."""
+        spooled = spool(
+            self.ctx,
+            raw,
+            channel="smtp",
+            envelope_from=mail_from,
+            envelope_to=rcpt_tos,
+            max_bytes=self.max_bytes,
+        )
+        if spooled.duplicate or spooled.status != SPOOLED:
+            return spooled
+        try:
+            return process(self.ctx, spooled.id, spooled.fresh)
+        except Exception:
+            log.exception("smtpd: message %s is spooled but was not processed", spooled.id)
+            return spooled
 
 
 class _Controller(Controller):

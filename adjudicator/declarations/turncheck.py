@@ -99,14 +99,20 @@ def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None)
 
 
 def check_report(
-    text: str, position: Position, *, precombat: str | None = None, names: Names | None = None
+    text: str,
+    position: Position,
+    *,
+    precombat: str | None = None,
+    names: Names | None = None,
+    read: Turn | None = None,
 ) -> dict[str, Any]:
     """The turn report of ``text`` with the findings against ``position`` added.
 
     ``precombat`` is the text of the same turn's pre-combat email, for a post-combat email
     whose combat moves it does not repeat (optional: without it, the map update is weighed
-    against the post-combat orders alone)."""
-    turn = parse(text, names=names)
+    against the post-combat orders alone). ``read`` is ``parse(text)`` when the caller has
+    it already (it is not read twice)."""
+    turn = read if read is not None else parse(text, names=names)
     before = parse(precombat, names=names) if precombat is not None else None
     checked = check_turn(turn, position, precombat=before)
     report = turn_report(turn)

@@ -425,7 +425,7 @@ def keys_rotate() -> None:
 @refusals
 def game_address(number: int, email: str) -> None:
     """Print the personal address EMAIL writes to game NUMBER at (made on first use)."""
-    from dice_server.services.inbox import address_of
+    from dice_server.services.game_addresses import address_of
 
     click.echo(address_of(_ctx(), number, email))
 

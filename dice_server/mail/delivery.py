@@ -22,7 +22,7 @@ from dice_server.mail.transport import (
 )
 from dice_server.models import LedgerEntry, TableEntry
 from dice_server.services import ServiceContext
-from dice_server.services.inbox import copy_message, email_key, player_addresses_of
+from dice_server.services.game_addresses import copy_message, email_key, player_addresses_of
 from dice_server.services.outbox import Backoff, Claimed, claim, due_ids, mark_failed, mark_sent
 from dice_server.triplea.mail import table_message
 

@@ -127,6 +127,10 @@ def resolve(conn: Connection, who: Who) -> Actor:
     return Actor(id=row.id, email=row.email, role=row.role, confirmed=bool(row.confirmed))
 
 
+#: What a channel writes with the entry, in its transaction (the mail gateway marks the
+#: message it came in and queues its receipt): both or neither.
+Also = Callable[[Session, SignedEntry], None]
+
 #: Builds the entry's data once the seq is fixed, from (seq, the game's open seed or None,
 #: the member writing it).
 Builder = Callable[[int, SealedSeed | None, Actor], dict[str, Any]]
@@ -159,6 +163,7 @@ def record(
     retry: Retry | None = None,
     check: Callable[[Session, Actor], None] | None = None,
     cc_ministers: bool = False,
+    also: Also | None = None,
 ) -> SignedEntry:
     """Append a member's entry to game ``number``; a retry returns the first entry.
 
@@ -207,6 +212,8 @@ def record(
                     (game.mentor_email, *(ministers(session) if cc_ministers else ())),
                 ),
             )
+            if also is not None:
+                also(session, entry)
             if retry is not None:
                 conn.execute(
                     REMEMBER_RETRY,

@@ -27,39 +27,37 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from email import message_from_bytes, policy
-from email.message import EmailMessage
-from email.utils import format_datetime, getaddresses, parseaddr
-from typing import Any
+from email.utils import parseaddr
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from adjudicator.notation.messages import Reading, read_message
+from adjudicator.notation.messages import read_message
 from dice_server.db import reading, writing
 from dice_server.errors import NotFound, ServiceError
-from dice_server.kinds import describe
 from dice_server.ledger import SignedEntry
-from dice_server.mail.addresses import (
-    GameRecipient,
-    derive_secret,
-    game_address,
-    new_nonce,
-    read_address,
-    secret_hash,
-)
+from dice_server.mail.addresses import GameRecipient, read_address
 from dice_server.mail.inbound import Inbound
 from dice_server.mail.inbound import read_message as decode
-from dice_server.models import Game, GameAddress, InboundMessage, Member, OutboxMessage
+from dice_server.models import Game, InboundMessage, Member
 from dice_server.services import ServiceContext, TxtLookup
 from dice_server.services.entries import Retry, fingerprint
-from dice_server.services.members import normalize_email
+from dice_server.services.game_addresses import address_key, masked, owner_of
+from dice_server.services.mail_answers import (
+    Letter,
+    answer,
+    answered_before,
+    neutral,
+    receipt_text,
+    refusal_text,
+    warning_to_owner,
+)
 from dice_server.services.outbox import Envelope, enqueue
-from dice_server.text import neutralise_bidi
 
 KEPT_OF_OVERSIZE = 64 * 1024
 """What is kept of a message over ``MAIL_MAX_BYTES`` (quarantined; the SMTP receiver
@@ -73,84 +71,6 @@ SPOOLED, RECORDED, REFUSED, QUARANTINED, IGNORED = (
     "quarantined",
     "ignored",
 )
-
-
-# --- personal addresses ---------------------------------------------------------------------
-
-
-def _address_row(session: Session, ctx: ServiceContext, number: int, member_id: int) -> str:
-    """Member ``member_id``'s address in game ``number``, made on first use."""
-    row = session.execute(
-        select(GameAddress).where(
-            GameAddress.game_number == number, GameAddress.member_id == member_id
-        )
-    ).scalar_one_or_none()
-    if row is None:
-        nonce = new_nonce()
-        secret = derive_secret(ctx.keys.secret_key, number, member_id, nonce)
-        row = GameAddress(
-            game_number=number,
-            member_id=member_id,
-            nonce=nonce,
-            secret_hash=secret_hash(secret),
-            created_at=ctx.clock(),
-        )
-        session.add(row)
-        session.flush()
-    secret = derive_secret(ctx.keys.secret_key, number, member_id, row.nonce)
-    return game_address(number, secret, ctx.mail_domain)
-
-
-def player_addresses(session: Session, ctx: ServiceContext, game: Game) -> dict[str, str]:
-    """Each player's personal address by his address's case-insensitive key (made if
-    missing, in the caller's write transaction)."""
-    out: dict[str, str] = {}
-    for member in (game.axis, game.allies):
-        out[member.email_key] = _address_row(session, ctx, game.number, member.id)
-    return out
-
-
-def player_addresses_of(ctx: ServiceContext, number: int) -> dict[str, str]:
-    """:func:`player_addresses` of game ``number`` in a transaction of its own (the
-    delivery of a game's mail); {} for a game that no longer exists."""
-    with writing(ctx.sessions) as session:
-        game = session.get(Game, number)
-        return {} if game is None else player_addresses(session, ctx, game)
-
-
-def email_key(address: str) -> str:
-    """The case-insensitive key of an address as the members table keeps it (the address
-    itself, case-folded, when it does not validate)."""
-    return _key(address) or address.casefold()
-
-
-def copy_message(msg: EmailMessage) -> EmailMessage:
-    """An independent copy of a message (headers and body), to change one header."""
-    parsed = message_from_bytes(msg.as_bytes(), policy=policy.default)
-    assert isinstance(parsed, EmailMessage)
-    return parsed
-
-
-def address_of(ctx: ServiceContext, number: int, email: str) -> str:
-    """The personal address of the player ``email`` in game ``number`` (``pbem game
-    address``)."""
-    _, key = normalize_email(email)
-    with writing(ctx.sessions) as session:
-        game = session.get(Game, number)
-        if game is None:
-            raise NotFound(f"there is no game {number}: check the game number", "game")
-        addresses = player_addresses(session, ctx, game)
-        if key not in addresses:
-            raise NotFound(f"{email} does not play in game {number}", "email")
-        return addresses[key]
-
-
-def _owner(session: Session, recipient: GameRecipient) -> GameAddress | None:
-    if recipient.secret is None:
-        return None
-    return session.execute(
-        select(GameAddress).where(GameAddress.secret_hash == secret_hash(recipient.secret))
-    ).scalar_one_or_none()
 
 
 # --- receiving ------------------------------------------------------------------------------
@@ -167,6 +87,17 @@ class Received:
     game: int | None = None
     seq: int | None = None
     duplicate: bool = False
+    fresh: Fresh | None = field(default=None, compare=False, repr=False)
+    """A message just spooled, as it was stored and decoded: processing it at once need
+    neither read it back nor decode it again."""
+
+
+@dataclass(frozen=True)
+class Fresh:
+    raw: bytes
+    envelope_from: str | None
+    envelope_to: list[str]
+    inbound: Inbound
 
 
 def message_key(raw: bytes, inbound: Inbound) -> str:
@@ -197,7 +128,7 @@ def receive(
     )
     if spooled.duplicate or spooled.status != SPOOLED:
         return spooled
-    return process(ctx, spooled.id)
+    return process(ctx, spooled.id, spooled.fresh)
 
 
 def spool(
@@ -236,14 +167,15 @@ def spool(
         ),
         sender=inbound.sender,
         subject=inbound.subject[:1000],
-        attempts=0,
+        attempts=1,  # the receiver processes it at once
         processed_at=now if oversize else None,
     )
     try:
         with writing(ctx.sessions) as session:
             session.add(row)
             session.flush()
-            return Received(row.id, row.status, row.reason)
+            fresh = Fresh(kept, envelope_from, list(json.loads(row.envelope_to)), inbound)
+            return Received(row.id, row.status, row.reason, fresh=fresh)
     except IntegrityError:
         with reading(ctx.sessions) as session:
             first = session.execute(
@@ -259,18 +191,40 @@ def spool(
             )
 
 
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 5
+"""Times a spooled message is processed before it is set aside for an operator (a message
+whose processing keeps failing must not be tried forever)."""
+
+
 def process_pending(ctx: ServiceContext, limit: int = 100) -> list[Received]:
-    """Process what was spooled but never finished (a crash, a busy database)."""
-    with reading(ctx.sessions) as session:
-        ids = list(
+    """Process what was spooled but never finished (a crash, a busy database); a message
+    that failed :data:`MAX_ATTEMPTS` times is quarantined with that reason."""
+    with writing(ctx.sessions) as session:
+        rows = list(
             session.execute(
-                select(InboundMessage.id)
+                select(InboundMessage)
                 .where(InboundMessage.status == SPOOLED)
                 .order_by(InboundMessage.id)
                 .limit(limit)
             ).scalars()
         )
-    return [process(ctx, i) for i in ids]
+        ids = []
+        for row in rows:
+            if row.attempts >= MAX_ATTEMPTS:
+                row.status, row.processed_at = QUARANTINED, ctx.clock()
+                row.reason = f"processing failed {row.attempts} times: an operator must look"
+            else:
+                row.attempts += 1
+                ids.append(row.id)
+    done = []
+    for inbound_id in ids:
+        try:
+            done.append(process(ctx, inbound_id))
+        except Exception:  # one message's failure must not hold up the others
+            log.exception("inbox: message %s could not be processed; it stays spooled", inbound_id)
+    return done
 
 
 @dataclass(frozen=True)
@@ -282,60 +236,50 @@ class _Verdict:
     game: int | None = None
     member_id: int | None = None
     seq: int | None = None
-    answers: tuple[EmailMessage, ...] = ()
+    answers: tuple[Letter, ...] = ()
+    done: bool = False
+    """Already written, with the entry (see :func:`_record`)."""
 
 
-def process(ctx: ServiceContext, inbound_id: int) -> Received:
-    """Decide, record and answer one spooled message (a no-op once it is done)."""
-    with writing(ctx.sessions) as session:
-        row = session.get(InboundMessage, inbound_id)
-        if row is None:
-            raise NotFound(f"no received message {inbound_id}")
-        if row.status != SPOOLED:
-            return Received(row.id, row.status, row.reason, row.game_number, row.entry_seq)
-        row.attempts += 1
-        raw, envelope_from = row.raw, row.envelope_from
-        envelope_to = json.loads(row.envelope_to or "[]")
-    inbound = decode(raw)
-    verdict = _decide(ctx, inbound_id, raw, inbound, envelope_from, envelope_to)
+def process(ctx: ServiceContext, inbound_id: int, fresh: Fresh | None = None) -> Received:
+    """Decide, record and answer one spooled message (a no-op once it is done). A message
+    recorded is marked done, and its receipt queued, in the entry's own transaction."""
+    if fresh is None:
+        with reading(ctx.sessions) as session:
+            row = session.get(InboundMessage, inbound_id)
+            if row is None:
+                raise NotFound(f"no received message {inbound_id}")
+            if row.status != SPOOLED:
+                return _received(row)
+            fresh = Fresh(
+                row.raw, row.envelope_from, json.loads(row.envelope_to or "[]"), decode(row.raw)
+            )
+    verdict = _decide(ctx, inbound_id, fresh)
+    if verdict.done:
+        return Received(inbound_id, verdict.status, verdict.reason, verdict.game, verdict.seq)
     with writing(ctx.sessions) as session:
         row = session.get(InboundMessage, inbound_id)
         assert row is not None
-        if row.status != SPOOLED:  # processed meanwhile by another receiver
-            return Received(row.id, row.status, row.reason, row.game_number, row.entry_seq)
-        now = ctx.clock()
-        row.status, row.reason = verdict.status, verdict.reason
-        row.game_number, row.member_id, row.entry_seq = (
-            verdict.game,
-            verdict.member_id,
-            verdict.seq,
-        )
-        row.processed_at = now
-        answers = [a for a in verdict.answers if not _answered_before(session, a)]
-        for answer in answers:
-            to = Envelope(tuple(address for _, address in getaddresses([str(answer["To"])])))
-            enqueue(session, now, str(answer["Message-ID"]), to, raw=answer.as_bytes())
-        if answers:
-            row.answer_id = str(answers[0]["Message-ID"])
-        return Received(row.id, row.status, row.reason, row.game_number, row.entry_seq)
+        if row.status == SPOOLED:  # not processed meanwhile by another receiver
+            _mark(session, ctx, row, verdict)
+        return _received(row)
 
 
-NEUTRAL = "<neutral-"
-"""How the Message-ID of a neutral answer starts: a sender gets one, ever."""
+def _received(row: InboundMessage) -> Received:
+    return Received(row.id, row.status, row.reason, row.game_number, row.entry_seq)
 
 
-def _answered_before(session: Session, answer: EmailMessage) -> bool:
-    """Whether ``answer`` is a neutral answer to a sender who already had one (so that
-    nobody can use the service to mail a stranger again and again)."""
-    if not str(answer["Message-ID"]).startswith(NEUTRAL):
-        return False
-    to = json.dumps([address for _, address in getaddresses([str(answer["To"])])])
-    earlier = session.execute(
-        select(OutboxMessage.id)
-        .where(OutboxMessage.message_id.startswith(NEUTRAL), OutboxMessage.to_addrs == to)
-        .limit(1)
-    ).first()
-    return earlier is not None
+def _mark(session: Session, ctx: ServiceContext, row: InboundMessage, verdict: _Verdict) -> None:
+    """Write what became of a message, and queue its answers (a neutral answer only to a
+    sender who never had one)."""
+    now = ctx.clock()
+    row.status, row.reason, row.processed_at = verdict.status, verdict.reason, now
+    row.game_number, row.member_id, row.entry_seq = verdict.game, verdict.member_id, verdict.seq
+    answers = [a for a in verdict.answers if not answered_before(session, a)]
+    for letter in answers:
+        enqueue(session, now, letter.message_id, Envelope((letter.to,)), raw=letter.raw)
+    if answers:
+        row.answer_id = answers[0].message_id
 
 
 def _loop_risk(ctx: ServiceContext, inbound: Inbound, envelope_from: str | None) -> str | None:
@@ -353,15 +297,9 @@ def _loop_risk(ctx: ServiceContext, inbound: Inbound, envelope_from: str | None)
     return None
 
 
-def _decide(
-    ctx: ServiceContext,
-    inbound_id: int,
-    raw: bytes,
-    inbound: Inbound,
-    envelope_from: str | None,
-    envelope_to: list[str],
-) -> _Verdict:
-    loop = _loop_risk(ctx, inbound, envelope_from)
+def _decide(ctx: ServiceContext, inbound_id: int, fresh: Fresh) -> _Verdict:
+    inbound, envelope_to = fresh.inbound, fresh.envelope_to
+    loop = _loop_risk(ctx, inbound, fresh.envelope_from)
     if loop is not None:
         return _Verdict(IGNORED, loop)
     targets = [
@@ -386,33 +324,33 @@ def _decide(
         game = session.get(Game, target.game)
         if game is None:
             return _quarantine(ctx, inbound_id, inbound, f"there is no game {target.game}")
-        owner = _owner(session, target)
+        owner = owner_of(session, target)
         if owner is None or owner.game_number != target.game:
             return _quarantine(
                 ctx,
                 inbound_id,
                 inbound,
-                f"{_masked(target)} is no player's address in game {target.game}",
+                f"{masked(target)} is no player's address in game {target.game}",
                 game=target.game,
             )
         member = session.get(Member, owner.member_id)
         assert member is not None
         member_id, member_email, confirmed = member.id, member.email, member.confirmed
         member_key = member.email_key
-    sender_key = _key(inbound.sender)
+    sender_key = address_key(inbound.sender)
     if sender_key is None or sender_key != member_key:
-        told = _tell_owner(ctx, inbound, member_email, target, inbound_id)
+        told = warning_to_owner(ctx, inbound_id, inbound, member_email, target)
         return _quarantine(
             ctx,
             inbound_id,
             inbound,
             f"From {inbound.sender or '(none)'} is not the player whose address "
-            f"{_masked(target)} this is",
+            f"{masked(target)} this is",
             game=target.game,
             extra=(told,),
         )
     if ctx.inbound.require_dkim:
-        failed = dkim_failure(raw, inbound.sender or "", ctx.inbound.dns)
+        failed = dkim_failure(fresh.raw, inbound.sender or "", ctx.inbound.dns)
         if failed is not None:
             return _quarantine(ctx, inbound_id, inbound, failed, game=target.game)
     if not confirmed:
@@ -446,20 +384,6 @@ def dkim_failure(raw: bytes, sender: str, dns: TxtLookup | None) -> str | None:
     return None
 
 
-def _key(address: str | None) -> str | None:
-    if not address:
-        return None
-    try:
-        return normalize_email(address)[1]
-    except ServiceError:
-        return None
-
-
-def _masked(target: GameRecipient) -> str:
-    """An address with its secret hidden (quarantine reasons are shown to operators)."""
-    return target.address.split(".", 1)[0] + ".…@" + target.address.rpartition("@")[2]
-
-
 def _record(
     ctx: ServiceContext,
     inbound_id: int,
@@ -468,38 +392,54 @@ def _record(
     member_id: int,
     member_email: str,
 ) -> _Verdict:
-    """Record the message as what the engine reads it to be, under the player's name."""
+    """Record the message as what the engine reads it to be, under the player's name: the
+    entry, the message marked recorded and its receipt queued, in one transaction."""
     from dice_server.services.notes import send_note
     from dice_server.services.turns import MAX_TURN, submit_read
 
     text = inbound.text
     reading_ = read_message(inbound.subject, text)
     key = f"mail:{inbound_id}"  # one spooled message, one entry, however often processed
+    written: list[_Verdict] = []
+
+    def also(session: Session, entry: SignedEntry) -> None:
+        receipt = answer(
+            ctx,
+            inbound_id,
+            inbound,
+            target,
+            member_email,
+            receipt_text(ctx, entry, reading_, inbound),
+        )
+        verdict = _Verdict(RECORDED, None, target.game, member_id, entry.seq, (receipt,))
+        row = session.get(InboundMessage, inbound_id)
+        assert row is not None
+        _mark(session, ctx, row, verdict)
+        written.append(replace(verdict, done=True))
+
     try:
         if reading_.is_turn:
             if len(text) > MAX_TURN:
                 raise ServiceError(f"the turn is {len(text):,} characters, over {MAX_TURN:,}")
             retry = Retry(key, fingerprint("MAIL", f"turn/{target.game}", {"text": text}))
             entry, _report = submit_read(
-                ctx, member_id, target.game, text, reading_.turn, retry=retry
+                ctx, member_id, target.game, text, reading_.turn, retry=retry, also=also
             )
         else:
             payload = {"topic": reading_.kind, "text": _note_text(inbound)}
             retry = Retry(key, fingerprint("MAIL", f"note/{target.game}", payload))
-            entry = send_note(ctx, member_id, target.game, payload, retry=retry)
+            entry = send_note(ctx, member_id, target.game, payload, retry=retry, also=also)
     except ServiceError as exc:
-        answer = _answer(
-            ctx,
-            inbound,
-            target,
-            member_email,
-            inbound_id,
-            f"Your message was not recorded: {exc}\n\nNothing was written to game "
-            f"{target.game}'s ledger. Correct it and send it again.",
+        refused = answer(
+            ctx, inbound_id, inbound, target, member_email, refusal_text(str(exc), target.game)
         )
-        return _Verdict(REFUSED, str(exc), target.game, member_id, answers=(answer,))
-    receipt = _answer(
-        ctx, inbound, target, member_email, inbound_id, _receipt_text(ctx, entry, reading_, inbound)
+        return _Verdict(REFUSED, str(exc), target.game, member_id, answers=(refused,))
+    if written:
+        return written[0]
+    # A retry found the entry recorded before (by another receiver, or before a crash):
+    # mark the message and send its receipt now.
+    receipt = answer(
+        ctx, inbound_id, inbound, target, member_email, receipt_text(ctx, entry, reading_, inbound)
     )
     return _Verdict(RECORDED, None, target.game, member_id, entry.seq, answers=(receipt,))
 
@@ -511,84 +451,6 @@ def _note_text(inbound: Inbound) -> str:
     return text[:MAX_NOTE]
 
 
-def _receipt_text(
-    ctx: ServiceContext, entry: SignedEntry, reading_: Reading, inbound: Inbound
-) -> str:
-    data: dict[str, Any] = json.loads(entry.body)["data"]
-    attachments = [
-        f"  {a.filename or '(unnamed)'} ({a.content_type}, {a.size:,} bytes)"
-        for a in inbound.attachments
-    ]
-    return ctx.mail.render(
-        "receipt.txt",
-        number=entry.chain.number,
-        seq=entry.seq,
-        kind=entry.kind,
-        what="your turn" if reading_.is_turn else f"your note ({reading_.kind})",
-        at=entry.at,
-        signature=entry.sig,
-        key=entry.key_id,
-        description=describe(entry.kind, data),
-        attachments=attachments,
-    )
-
-
-def _answer(
-    ctx: ServiceContext,
-    inbound: Inbound,
-    target: GameRecipient,
-    to: str,
-    inbound_id: int,
-    text: str,
-) -> EmailMessage:
-    """The answer to a message, threaded on it (a receipt or a refusal)."""
-    msg = EmailMessage()
-    msg["From"] = ctx.mail_from
-    msg["To"] = to
-    msg["Reply-To"] = target.address
-    subject = inbound.subject or f"[Game {target.game}]"
-    msg["Subject"] = neutralise_bidi(
-        subject if subject.lower().startswith("re:") else f"Re: {subject}"
-    )
-    msg["Message-ID"] = f"<answer-{inbound_id}.{_stamp(inbound)}@{ctx.mail_domain}>"
-    msg["Date"] = format_datetime(ctx.clock())
-    msg["Auto-Submitted"] = "auto-replied"
-    if inbound.message_id:
-        msg["In-Reply-To"] = inbound.message_id
-        msg["References"] = " ".join([*inbound.references, inbound.message_id][-10:])
-    msg.set_content(neutralise_bidi(text))
-    return msg
-
-
-def _stamp(inbound: Inbound) -> str:
-    return hashlib.sha256((inbound.message_id or "").encode()).hexdigest()[:12]
-
-
-def _tell_owner(
-    ctx: ServiceContext, inbound: Inbound, owner: str, target: GameRecipient, inbound_id: int
-) -> EmailMessage:
-    """Tell a player that a message named his personal address from another sender."""
-    msg = EmailMessage()
-    msg["From"] = ctx.mail_from
-    msg["To"] = owner
-    msg["Subject"] = f"[Game {target.game}] a message to your game address was not accepted"
-    msg["Message-ID"] = f"<warned-{inbound_id}.{_stamp(inbound)}@{ctx.mail_domain}>"
-    msg["Date"] = format_datetime(ctx.clock())
-    msg["Auto-Submitted"] = "auto-generated"
-    msg.set_content(
-        neutralise_bidi(
-            ctx.mail.render(
-                "address_misused.txt",
-                number=target.game,
-                sender=inbound.sender or "(no From)",
-                subject=inbound.subject,
-                address=target.address,
-            )
-        )
-    )
-    return msg
-
-
 def _quarantine(
     ctx: ServiceContext,
     inbound_id: int,
@@ -596,31 +458,13 @@ def _quarantine(
     reason: str,
     *,
     game: int | None = None,
-    extra: tuple[EmailMessage, ...] = (),
+    extra: tuple[Letter, ...] = (),
 ) -> _Verdict:
     """Keep the message aside; the sender (if answerable) gets one neutral answer."""
     answers = list(extra)
     if inbound.sender:
-        answers.append(_neutral(ctx, inbound_id, inbound))
+        answers.append(neutral(ctx, inbound_id, inbound))
     return _Verdict(QUARANTINED, reason, game, answers=tuple(answers))
-
-
-def _neutral(ctx: ServiceContext, inbound_id: int, inbound: Inbound) -> EmailMessage:
-    msg = EmailMessage()
-    msg["From"] = ctx.mail_from
-    msg["To"] = inbound.sender or ""
-    subject = inbound.subject or "your message"
-    msg["Subject"] = neutralise_bidi(
-        subject if subject.lower().startswith("re:") else f"Re: {subject}"
-    )
-    msg["Message-ID"] = f"{NEUTRAL}{inbound_id}.{_stamp(inbound)}@{ctx.mail_domain}>"
-    msg["Date"] = format_datetime(ctx.clock())
-    msg["Auto-Submitted"] = "auto-replied"
-    if inbound.message_id:
-        msg["In-Reply-To"] = inbound.message_id
-        msg["References"] = inbound.message_id
-    msg.set_content(ctx.mail.render("not_accepted.txt"))
-    return msg
 
 
 # --- reading the inbox ------------------------------------------------------------------------
@@ -674,8 +518,6 @@ __all__ = [
     "SPOOLED",
     "InboxRow",
     "Received",
-    "address_of",
-    "player_addresses",
     "process",
     "process_pending",
     "quarantine",

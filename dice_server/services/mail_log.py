@@ -13,7 +13,7 @@ from sqlalchemy import or_, select
 from dice_server.db import reading
 from dice_server.models import InboundMessage, Member, OutboxMessage
 from dice_server.services import ServiceContext
-from dice_server.services.inbox import address_of
+from dice_server.services.game_addresses import address_of
 from dice_server.services.views import GameSummary, summary_of, viewed_game
 
 

@@ -17,11 +17,16 @@ from dice_server.ledger import SignedEntry
 from dice_server.models import LedgerEntry
 from dice_server.requests import field_error
 from dice_server.services import ServiceContext
-from dice_server.services.entries import Actor, Retry, Who, record
+from dice_server.services.entries import Actor, Also, Retry, Who, record
 
 
 def send_note(
-    ctx: ServiceContext, who: Who, number: int, payload: Any, retry: Retry | None = None
+    ctx: ServiceContext,
+    who: Who,
+    number: int,
+    payload: Any,
+    retry: Retry | None = None,
+    also: Also | None = None,
 ) -> SignedEntry:
     note = read(payload)
 
@@ -42,6 +47,7 @@ def send_note(
         retry=retry,
         check=check,
         cc_ministers=note.topic in MINISTER_TOPICS,
+        also=also,
     )
 
 

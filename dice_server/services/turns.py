@@ -41,7 +41,7 @@ from dice_server.models import Game, GameTurn, LedgerEntry, Member
 from dice_server.requests import check_fields, text
 from dice_server.services import ServiceContext
 from dice_server.services.battles import Body, attacker_email, entries_since, verdicts
-from dice_server.services.entries import Actor, Retry, Who, record
+from dice_server.services.entries import Actor, Also, Retry, Who, record
 from dice_server.services.games import check_participant
 from dice_server.services.positions import (
     PRE_COMBAT,
@@ -175,7 +175,13 @@ def submit_turn(
 
 
 def submit_read(
-    ctx: ServiceContext, who: Who, number: int, body: str, turn: Turn, retry: Retry | None = None
+    ctx: ServiceContext,
+    who: Who,
+    number: int,
+    body: str,
+    turn: Turn,
+    retry: Retry | None = None,
+    also: Also | None = None,
 ) -> tuple[SignedEntry, dict[str, Any]]:
     """:func:`submit_turn` for a turn already read (by the mail gateway, which reads each
     message once to decide what it is): ``turn`` must be ``parse(body)`` and hold orders."""
@@ -190,7 +196,15 @@ def submit_read(
         return {**plan.data, "by": actor.email}
 
     entry = record(
-        ctx, who, number, "submission", build, needs_dice=False, retry=retry, check=check
+        ctx,
+        who,
+        number,
+        "submission",
+        build,
+        needs_dice=False,
+        retry=retry,
+        check=check,
+        also=also,
     )
     if plans:
         return entry, plans[-1].report
@@ -277,7 +291,7 @@ def _data(
 
 def _precombat(row: GameTurn, body: str, turn: Turn, name: str, *, step: str) -> Plan:
     position = load_json(json.loads(row.position), checked=False)
-    report = check_report(body, position)
+    report = check_report(body, position, read=turn)
     data = _data(name, row.round, PRE_COMBAT, body, row.position_sha256, report)
     data["battles"] = _declared(report)
     return Plan(data, report, row, step)
@@ -330,7 +344,7 @@ def _postcombat(
     position = load_json(json.loads(row.position), checked=False)
     precombat = _body_of(session, number, row.precombat_seq)
     before = str(precombat["data"]["text"]) if precombat is not None else None
-    report = check_report(body, position, precombat=before)
+    report = check_report(body, position, precombat=before, read=turn)
     data = _data(name, row.round, POST_COMBAT, body, row.position_sha256, report)
     if turn.kind is TurnKind.MIXED:
         data["battles"] = _declared(report)
@@ -347,7 +361,7 @@ def _amend_postcombat(
     start = load_json(json.loads(row.previous_position), checked=False)
     precombat = _body_of(session, number, row.previous_precombat_seq)
     before = str(precombat["data"]["text"]) if precombat is not None else None
-    report = check_report(body, start, precombat=before)
+    report = check_report(body, start, precombat=before, read=turn)
     data = _data(name, start.round, POST_COMBAT, body, digest(row.previous_position), report)
     data["amends"] = row.previous_postcombat_seq
     if row.phase != PRE_COMBAT:

@@ -30,7 +30,7 @@ from dice_server.db import reading
 from dice_server.mail.delivery import Courier, deliver_due
 from dice_server.models import LedgerEntry, OutboxMessage
 from dice_server.services import ServiceContext
-from dice_server.services.inbox import address_of
+from dice_server.services.game_addresses import address_of
 from dice_server.services.notes import send_note
 from dice_server.services.outbox import claim
 from dice_server.services.rolls import roll_battle

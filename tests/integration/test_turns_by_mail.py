@@ -25,6 +25,7 @@ from dice_server.cli import main
 from dice_server.mail.delivery import deliver_due
 from dice_server.models import GameAddress, InboundMessage, LedgerEntry, OutboxMessage
 from dice_server.services import InboundPolicy, ServiceContext, inbox
+from dice_server.services.game_addresses import address_of
 from dice_server.services.games import end_game
 from dice_server.smtpd import controller
 from tests.conftest import League, logged_in
@@ -58,7 +59,7 @@ def message(
 
 
 def address(ctx: ServiceContext, league: League, who: str) -> str:
-    return inbox.address_of(ctx, league.game, f"{who}@example.org")
+    return address_of(ctx, league.game, f"{who}@example.org")
 
 
 def entries(ctx: ServiceContext, game: int) -> list[dict[str, Any]]:
@@ -147,9 +148,11 @@ def test_a_redelivery_is_acknowledged_and_ignored(ctx: ServiceContext, league: L
     assert len(queued(ctx)) == 1
 
 
-def test_a_crash_after_recording_leaves_the_message_to_finish_once(
+def test_a_crash_while_recording_leaves_the_message_to_finish_once(
     ctx: ServiceContext, league: League, monkeypatch: pytest.MonkeyPatch
 ):
+    """The entry, the message marked recorded and its receipt are one transaction: a crash
+    in it writes none of them, and the spooled message is processed again, once."""
     raw = message("allies@example.org", address(ctx, league, "allies"), USSR_PRE)
     spooled = inbox.spool(ctx, raw, channel="smtp")
     assert spooled.status == "spooled"
@@ -158,16 +161,33 @@ def test_a_crash_after_recording_leaves_the_message_to_finish_once(
         raise RuntimeError("the process died")
 
     monkeypatch.setattr(inbox, "enqueue", crash)
-    with pytest.raises(RuntimeError):
-        inbox.process(ctx, spooled.id)
-    assert len(entries(ctx, league.game)) == 2  # the turn is in the ledger ...
+    assert inbox.process_pending(ctx) == []  # the crash is logged, not raised
+    assert len(entries(ctx, league.game)) == 1  # nothing recorded ...
     with ctx.sessions() as session:
-        assert session.get(InboundMessage, spooled.id).status == "spooled"  # ... not marked
+        assert session.get(InboundMessage, spooled.id).status == "spooled"  # ... still spooled
     monkeypatch.undo()
     [done] = inbox.process_pending(ctx)
     assert (done.status, done.seq) == ("recorded", 2)
+    assert inbox.process_pending(ctx) == []
     assert len(entries(ctx, league.game)) == 2  # recorded once
     assert len(queued(ctx)) == 1
+
+
+def test_a_message_that_keeps_failing_is_set_aside(
+    ctx: ServiceContext, league: League, monkeypatch: pytest.MonkeyPatch
+):
+    raw = message("allies@example.org", address(ctx, league, "allies"), USSR_PRE)
+    spooled = inbox.spool(ctx, raw, channel="smtp")
+
+    def crash(*_args: Any, **_kwargs: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(inbox, "_decide", crash)
+    for _ in range(inbox.MAX_ATTEMPTS):  # the spool's own attempt was the first
+        assert inbox.process_pending(ctx) == []  # logged; the others would go on
+    [aside] = inbox.quarantine(ctx)
+    assert aside.id == spooled.id and "processing failed 5 times" in (aside.reason or "")
+    assert len(entries(ctx, league.game)) == 1
 
 
 @pytest.mark.parametrize(
