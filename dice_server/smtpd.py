@@ -87,11 +87,11 @@ class Gateway:
             return spooled
 
 
-class _Controller(Controller):
+class ReusePortController(Controller):
     """aiosmtpd's threaded controller; with ``reuse_port`` it binds with SO_REUSEPORT (the
     tests' reserved ports, like ``gunicorn --reuse-port``)."""
 
-    def __init__(self, handler: Gateway, *, reuse_port: bool, **kwargs: Any) -> None:
+    def __init__(self, handler: Any, *, reuse_port: bool, **kwargs: Any) -> None:
         super().__init__(handler, **kwargs)
         self.reuse_port = reuse_port
 
@@ -109,7 +109,7 @@ def controller(
     ctx: ServiceContext, host: str, port: int, max_bytes: int, *, reuse_port: bool = False
 ) -> Controller:
     """An aiosmtpd controller (a thread of its own) serving the gateway."""
-    return _Controller(
+    return ReusePortController(
         Gateway(ctx, max_bytes),
         reuse_port=reuse_port,
         hostname=host,

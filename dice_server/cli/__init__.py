@@ -312,19 +312,25 @@ def ledger_check(number: int | None, table: int | None) -> None:
         sys.exit(1)
 
 
-@main.command()
-def scheduler() -> None:
-    """Run the one scheduler process (outbox delivery) until Ctrl-C."""
+def service_app() -> Flask:
+    """The app of a long-running process (the scheduler, the SMTP receiver): its log on
+    stderr; without the instance's keys, exit status 1 with the reason."""
     import logging
-
-    from dice_server.scheduler import run
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        app = _app()
+        return _app()
     except MissingKeys as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
+
+
+@main.command()
+def scheduler() -> None:
+    """Run the one scheduler process (outbox delivery) until Ctrl-C."""
+    from dice_server.scheduler import run
+
+    app = service_app()
     click.echo(f"scheduler: outbox every {app.config['OUTBOX_INTERVAL_SECONDS']} s", err=True)
     run(app)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import mailbox
 import sys
 from collections.abc import Iterator
@@ -16,16 +15,10 @@ MAILDIR_PARTS = ("cur", "new", "tmp")
 @click.command()
 def smtpd() -> None:
     """Receive players' mail over SMTP on SMTPD_HOST:SMTPD_PORT until Ctrl-C."""
-    from dice_server.cli import _app
-    from dice_server.keys import MissingKeys
+    from dice_server.cli import service_app
     from dice_server.smtpd import serve
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    try:
-        app = _app()
-    except MissingKeys as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+    app = service_app()
     click.echo(
         f"smtpd: mail for {app.extensions['pbem'].mail_domain} on "
         f"{app.config['SMTPD_HOST']}:{app.config['SMTPD_PORT']}",

@@ -78,13 +78,14 @@ def render(claimed: Claimed, letterhead: Letterhead) -> EmailMessage:
 
 
 def send_rendered(courier: Courier, claimed: Claimed, msg: EmailMessage) -> str:
-    """Send a message. A game's entry goes to each player in a copy of his own whose
+    """Send a message. A game's mail (its entries, a key rotation) goes to each player in a
+    copy of his own whose
     Reply-To is his personal game address (nobody else may see it: it is what makes his
     mail his), and to everyone else (mentor, ministers) in one copy without it; headers,
     Message-ID and body are otherwise the same in every copy."""
     everyone = recipients(claimed.row)
     row = claimed.row
-    if row.game_number is None or row.entry_seq is None:
+    if row.game_number is None:
         return courier.transport.send(msg, everyone)
     personal = player_addresses_of(courier.ctx, row.game_number)
     copies: list[Copy] = []

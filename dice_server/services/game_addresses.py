@@ -10,7 +10,7 @@ from email.message import EmailMessage
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dice_server.db import writing
+from dice_server.db import reading, writing
 from dice_server.errors import NotFound, ServiceError
 from dice_server.mail.addresses import (
     GameRecipient,
@@ -24,7 +24,7 @@ from dice_server.services import ServiceContext
 from dice_server.services.members import normalize_email
 
 
-def _address_row(session: Session, ctx: ServiceContext, number: int, member_id: int) -> str:
+def address_row(session: Session, ctx: ServiceContext, number: int, member_id: int) -> str:
     """Member ``member_id``'s address in game ``number``, made on first use."""
     row = session.execute(
         select(GameAddress).where(
@@ -51,7 +51,7 @@ def player_addresses(session: Session, ctx: ServiceContext, game: Game) -> dict[
     """Each player's personal address by his address's case-insensitive key (made if
     missing, in the caller's write transaction)."""
     return {
-        member.email_key: _address_row(session, ctx, game.number, member.id)
+        member.email_key: address_row(session, ctx, game.number, member.id)
         for member in (game.axis, game.allies)
     }
 
@@ -76,6 +76,26 @@ def address_of(ctx: ServiceContext, number: int, email: str) -> str:
         if key not in addresses:
             raise NotFound(f"{email} does not play in game {number}", "email")
         return addresses[key]
+
+
+def my_address(ctx: ServiceContext, number: int, viewer_id: int) -> str | None:
+    """The viewer's own address in game ``number`` when he plays in it (his game page);
+    None for anyone else (a mentor, a minister: nobody sees a player's address but him).
+    Read only, unless a game from before personal addresses has none for him yet."""
+    with reading(ctx.sessions) as session:
+        game = session.get(Game, number)
+        if game is None or viewer_id not in (game.axis_id, game.allies_id):
+            return None
+        nonce = session.execute(
+            select(GameAddress.nonce).where(
+                GameAddress.game_number == number, GameAddress.member_id == viewer_id
+            )
+        ).scalar_one_or_none()
+    if nonce is not None:
+        secret = derive_secret(ctx.keys.secret_key, number, viewer_id, nonce)
+        return game_address(number, secret, ctx.mail_domain)
+    with writing(ctx.sessions) as session:
+        return address_row(session, ctx, number, viewer_id)
 
 
 def owner_of(session: Session, recipient: GameRecipient) -> GameAddress | None:

@@ -15,6 +15,7 @@ from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from dice_server.ledger import Chain, SignedEntry
 from dice_server.models import Agreement, Game, Member
 from dice_server.services import ServiceContext
+from dice_server.services.game_addresses import address_row
 from dice_server.services.members import member_by_email
 from dice_server.services.outbox import Envelope, publish
 from dice_server.services.positions import new_turn_row, read_position
@@ -84,6 +85,8 @@ def _create_game(
         session.add(game)
         session.flush()
         session.add(new_turn_row(number, start))
+        for member_id in (axis_member.id, allies_member.id):  # each player's mail address
+            address_row(session, ctx, number, member_id)
         chain = Chain.game(number)
         ledger.lock_game(session, number)
         commitment = dice.new_seed(session, ctx.keys.seed_box, chain, 1)

@@ -9,6 +9,7 @@ import json
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
+from dice_server.services.game_addresses import my_address
 from dice_server.services.paging import entry_number
 from dice_server.services.views import board_svg, game_entry, game_page, games_for
 from dice_server.text import escape_bidi_json
@@ -28,8 +29,9 @@ def index() -> Page:
 @bp.get("/games/<int:number>")
 @login_required
 def game(number: int) -> Page:
-    page = game_page(service_context(), number, me(), entry_number(request.args.get("from")))
-    return render_template("game.html", page=page)
+    ctx, viewer = service_context(), me()
+    page = game_page(ctx, number, viewer, entry_number(request.args.get("from")))
+    return render_template("game.html", page=page, address=my_address(ctx, number, viewer.id))
 
 
 @bp.get("/games/<int:number>/board.svg")

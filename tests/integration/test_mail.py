@@ -4,7 +4,6 @@ are kept and reported without touching the entry."""
 
 from __future__ import annotations
 
-import asyncio
 import email
 import json
 import os
@@ -12,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
@@ -20,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from click.testing import CliRunner
 from flask import Flask
 from sqlalchemy import select
@@ -34,23 +32,18 @@ from dice_server.services.game_addresses import address_of
 from dice_server.services.notes import send_note
 from dice_server.services.outbox import claim
 from dice_server.services.rolls import roll_battle
+from dice_server.smtpd import ReusePortController
 from tests.conftest import League, battle
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class RelayController(Controller):
-    """aiosmtpd's threaded controller, binding with SO_REUSEPORT so that it can listen on
-    a port the ``reserve_port`` fixture holds."""
+class RelayController(ReusePortController):
+    """The receiver's controller (dice_server.smtpd), always binding with SO_REUSEPORT so
+    that it can listen on a port the ``reserve_port`` fixture holds."""
 
-    def _create_server(self) -> Coroutine[Any, Any, asyncio.Server]:
-        return self.loop.create_server(
-            self._factory_invoker,
-            host=self.hostname,
-            port=self.port,
-            ssl=self.ssl_context,
-            reuse_port=True,
-        )
+    def __init__(self, handler: Any, **kwargs: Any) -> None:
+        super().__init__(handler, reuse_port=True, **kwargs)
 
 
 class Relay:

@@ -25,6 +25,7 @@ from flask.testing import FlaskClient
 
 from dice_server.cli import main
 from dice_server.keys import new_signer
+from dice_server.services.game_addresses import address_of
 from dice_server.services.games import create_game, end_game
 from dice_server.services.keys import published_keys, rotate_key, rotation_statement
 from dice_server.services.outbox import claim
@@ -437,10 +438,9 @@ def test_rotation_mail_goes_to_active_games_once_and_resends_the_same_bytes(
     assert claimed is not None and claimed.row.raw is not None
     first_bytes = claimed.row.raw
     courier = courier_for(app, **smtp_config(port))
-    from dice_server.mail.compose import recipients
-    from dice_server.mail.delivery import render
+    from dice_server.mail.delivery import render, send_rendered
 
-    courier.transport.send(render(claimed, courier.letterhead), recipients(claimed.row))
+    send_rendered(courier, claimed, render(claimed, courier.letterhead))
     # ... the process dies before marking it sent; the next run sends it again.
     import time
 
@@ -455,6 +455,9 @@ def test_rotation_mail_goes_to_active_games_once_and_resends_the_same_bytes(
     parsed = [BytesParser(policy=policy.default).parsebytes(c) for c in copies]
     assert parsed[0]["Message-ID"] == parsed[1]["Message-ID"] == row.message_id
     assert parsed[0].as_bytes() == parsed[1].as_bytes()
+    # The player's copy is the stored message with his own address as its Reply-To.
+    assert str(parsed[0]["Reply-To"]) == address_of(ctx, league.game, "allies@example.org")
+    del parsed[0]["Reply-To"]
     assert BytesParser(policy=policy.default).parsebytes(first_bytes).as_bytes() == (
         parsed[0].as_bytes()
     )

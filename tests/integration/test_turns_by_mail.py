@@ -474,3 +474,51 @@ def test_with_dkim_required_only_a_signature_of_the_from_domain_counts(
     good = inbox.receive(strict, signed(b"example.org", 2), channel="smtp")
     assert good.status == "recorded", good.reason
     assert len(entries(ctx, league.game)) == 2
+
+
+def test_the_game_page_shows_a_player_his_own_address_only(
+    app: Flask, ctx: ServiceContext, league: League
+):
+    mine = address(ctx, league, "axis")
+    page = logged_in(app, ctx, "axis@example.org").get(f"/games/{league.game}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and mine in html
+    assert address(ctx, league, "allies") not in html
+    mentor = logged_in(app, ctx, "mentor@example.org").get(f"/games/{league.game}")
+    seen = mentor.get_data(as_text=True)
+    assert mentor.status_code == 200
+    assert mine not in seen and address(ctx, league, "allies") not in seen
+
+
+def test_every_mail_of_the_game_carries_the_players_address(
+    app: Flask, ctx: ServiceContext, league: League, instance: Path
+):
+    """A key rotation's statement, too: each player's copy names his own address."""
+    from dice_server.services.keys import rotate_key
+
+    rotate_key(ctx, instance)
+    report = deliver_due(courier_for(app, MAIL_TRANSPORT="maildir"))
+    assert not report.failed
+    maildir = mailbox.Maildir(Path(app.instance_path) / "maildir", create=False)
+    copies = [
+        message_from_bytes(maildir.get_bytes(k), policy=policy.default) for k in maildir.keys()
+    ]
+    rotation = [m for m in copies if "signing key changed" in str(m["Subject"])]
+    assert sorted(str(m["Reply-To"]) for m in rotation) == sorted(
+        ["None", address(ctx, league, "axis"), address(ctx, league, "allies")]
+    )
+
+
+def test_a_receipt_lists_the_attachments_it_did_not_read(ctx: ServiceContext, league: League):
+    msg = EmailMessage()
+    msg["From"] = "allies@example.org"
+    msg["To"] = address(ctx, league, "allies")
+    msg["Subject"] = "USSR 1 pre-combat"
+    msg["Message-ID"] = "<with-map@players.example>"
+    msg.set_content(USSR_PRE)
+    msg.add_attachment(b"\x89PNG fake", maintype="image", subtype="png", filename="board.png")
+    got = inbox.receive(ctx, msg.as_bytes(), channel="smtp")
+    assert got.status == "recorded"
+    [receipt] = queued(ctx)
+    body = text_of(receipt)
+    assert "not read as orders" in body and "board.png (image/png, 9 bytes)" in body

@@ -72,7 +72,13 @@ def test_random_bytes(raw: bytes) -> None:
 @st.composite
 def spoiled(draw: st.DrawFn) -> bytes:
     """A corpus message spoiled by a few of the ways mail is: each step picks its place."""
-    raw = bytearray(draw(st.sampled_from(CORPUS)))
+    return draw(spoiled_bytes(draw(st.sampled_from(CORPUS))))
+
+
+@st.composite
+def spoiled_bytes(draw: st.DrawFn, original: bytes) -> bytes:
+    """``original`` spoiled by one to four of the ways mail is spoiled."""
+    raw = bytearray(original)
     for _ in range(draw(st.integers(1, 4))):
         how = draw(st.sampled_from(["flip", "cut", "drop header", "boundaries", "garbage"]))
         if how == "flip" and raw:

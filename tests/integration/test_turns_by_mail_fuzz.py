@@ -1,0 +1,71 @@
+"""The ingest function (:func:`dice_server.services.inbox.receive`) takes any bytes: random
+bytes and a player's real turn email spoiled in transit never raise, never record anything
+under anyone's name unless the message still reaches the player's personal address from
+his own address, and always leave the message kept (spooled once, with a status)."""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import func, select
+
+from dice_server.mail.inbound import read_message
+from dice_server.models import InboundMessage
+from dice_server.services import ServiceContext, inbox
+from tests.conftest import League
+from tests.integration.test_turns_by_mail import USSR_PRE, address, entries, message
+from tests.unit.test_inbound_fuzz import spoiled_bytes
+
+EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "60"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=timedelta(seconds=10),
+    database=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,  # one database for all examples: counts compared
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
+)
+OUTCOMES = {"recorded", "refused", "quarantined", "ignored"}
+
+
+def kept(ctx: ServiceContext) -> int:
+    with ctx.sessions() as session:
+        return int(session.scalar(select(func.count()).select_from(InboundMessage)) or 0)
+
+
+@FUZZ
+@given(raw=st.binary(max_size=4096))
+def test_random_bytes_record_nothing(ctx: ServiceContext, league: League, raw: bytes) -> None:
+    before, stored = len(entries(ctx, league.game)), kept(ctx)
+    got = inbox.receive(ctx, raw, channel="ingest")
+    assert got.status in OUTCOMES and got.status != "recorded"
+    assert len(entries(ctx, league.game)) == before
+    assert kept(ctx) == stored + (0 if got.duplicate else 1)
+
+
+@FUZZ
+@given(data=st.data())
+def test_a_spoiled_turn_email_is_recorded_only_as_its_players(
+    ctx: ServiceContext, league: League, data: st.DataObject
+) -> None:
+    to = address(ctx, league, "allies")
+    n = data.draw(st.integers(0, 10**9))
+    original = message("allies@example.org", to, USSR_PRE, message_id=f"<fuzz-{n}@x>")
+    raw = data.draw(spoiled_bytes(original))
+    before = len(entries(ctx, league.game))
+    got = inbox.receive(ctx, raw, channel="ingest")
+    assert got.status in OUTCOMES
+    now = len(entries(ctx, league.game))
+    if got.status == "recorded" and not got.duplicate:
+        decoded = read_message(raw)
+        assert decoded.sender == "allies@example.org"
+        assert now == before + 1 and entries(ctx, league.game)[-1]["data"]["by"] == (
+            "allies@example.org"
+        )
+    else:
+        assert now == before
