@@ -72,7 +72,10 @@ def letter(
     msg["To"] = _line(to)
     if reply_to is not None:
         msg["Reply-To"] = reply_to
-    msg["Subject"] = Header(_line(subject), "utf-8").encode()
+    title = _line(subject)
+    msg["Subject"] = (
+        title if title.isascii() else Header(title, "utf-8", header_name="Subject").encode()
+    )
     msg["Message-ID"] = message_id
     msg["Date"] = format_datetime(ctx.clock())
     msg["Auto-Submitted"] = auto
@@ -160,6 +163,7 @@ def warning_to_owner(
             address=target.address,
         ),
         auto="auto-generated",
+        reply_to=target.address,  # his own: it is his game's mail
     )
 
 

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import signal
+import smtplib
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -374,3 +376,29 @@ def test_a_dead_scheduler_is_started_again_and_the_web_stays_up(live: Live) -> N
     assert status == 201
     maildir = Path(instance) / "maildir"
     wait_for_mail(maildir, f"Subject: [Game {game}] #2 UK: West Europe round 1")
+
+
+def test_a_turn_by_mail_to_the_receiver_scripts_serve_started(live: Live) -> None:
+    """Issue 15: `scripts/serve` starts `pbem smtpd` beside the web and the scheduler; a
+    player's turn mailed to his personal address is recorded and his receipt delivered."""
+    _, _, game = live.game()
+    to = live.pbem("game", "address", game, "allies@example.org").strip()
+    assert to.startswith(f"game-{game}.") and to.endswith("@pbem.localhost")
+    turn = (ROOT / "tests" / "data" / "turns" / "02-ussr-r1-precombat.txt").read_text()
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "allies@example.org", to, f"[Game {game}] USSR 1"
+    msg["Message-ID"] = "<live-turn@players.example>"
+    msg.set_content(turn)
+    deadline = time.monotonic() + 60
+    while True:  # the receiver may still be starting
+        try:
+            with smtplib.SMTP("127.0.0.1", int(live.env["PBEM_SMTPD_PORT"]), timeout=30) as smtp:
+                assert smtp.send_message(msg) == {}
+            break
+        except (ConnectionRefusedError, smtplib.SMTPServerDisconnected):
+            assert time.monotonic() < deadline, live.log()
+            time.sleep(0.3)
+    maildir = Path(live.env["PBEM_INSTANCE_PATH"]) / "maildir"
+    receipt = wait_for_mail(maildir, "In-Reply-To: <live-turn@players.example>")
+    assert f"Subject: Re: [Game {game}] USSR 1" in receipt
+    assert "ledger entry #2 (submission)" in receipt.replace("=\n", "")

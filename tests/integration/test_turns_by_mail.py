@@ -522,3 +522,12 @@ def test_a_receipt_lists_the_attachments_it_did_not_read(ctx: ServiceContext, le
     [receipt] = queued(ctx)
     body = text_of(receipt)
     assert "not read as orders" in body and "board.png (image/png, 9 bytes)" in body
+
+
+def test_a_subject_in_any_script_is_answered_in_kind(ctx: ServiceContext, league: League):
+    subject = "USSR 1 — pré-combat, Сталинград\u202e"
+    raw = message("allies@example.org", address(ctx, league, "allies"), USSR_PRE, subject=subject)
+    assert inbox.receive(ctx, raw, channel="smtp").status == "recorded"
+    [receipt] = queued(ctx)
+    assert str(receipt["Subject"]).startswith("Re: USSR 1 — pré-combat, Сталинград")
+    assert "\u202e" not in str(receipt["Subject"])  # a bidirectional control is made visible
