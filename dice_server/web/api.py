@@ -18,6 +18,7 @@ from dice_server.services.entries import ApiToken, Retry
 from dice_server.services.games import export_ledger
 from dice_server.services.keys import published_keys
 from dice_server.services.members import member_by_token
+from dice_server.services.ratings import ratings_document
 from dice_server.services.rolls import write
 from dice_server.services.turns import game_position, submit_turn
 from dice_server.web.context import service_context
@@ -93,6 +94,12 @@ def get_battles(number: int) -> Response:
 def get_ledger(number: int) -> Response:
     member = authenticated()
     return jsonify(export_ledger(service_context(), number, member))
+
+
+@bp.get("/ratings")
+def get_ratings() -> Response:
+    """The league's rankings: sanctioned games only, Elo (public, names only)."""
+    return jsonify(ratings_document(service_context()))
 
 
 @bp.get("/keys")

@@ -1,16 +1,25 @@
-"""Public downloads: the standalone verifier players run on their own machines, and the
-pages' stylesheet."""
+"""Public pages and downloads: the league's rankings, the standalone verifier players run on
+their own machines, and the pages' stylesheet."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, render_template
 
 from dice_server import verifier
 from dice_server.config import TEMPLATES_DIR
 
 bp = Blueprint("public", __name__)
+
+
+@bp.get("/ratings")
+def ratings() -> str:
+    """The rankings, with the formula that makes them (public: names only)."""
+    from dice_server.services.ratings import FORMULA, rankings
+    from dice_server.web.context import service_context
+
+    return render_template("ratings.html", ranked=rankings(service_context()), formula=FORMULA)
 
 
 @bp.get("/verifier.py")

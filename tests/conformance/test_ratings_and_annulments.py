@@ -1,0 +1,72 @@
+"""Ratings and rankings (issue 16, point 6) under the league's rule text.
+
+IAAPA Forfeits and Annulments, Annulments: "Annulled games are not 'draws' and have no
+affect on Association ranking or rating points." Variants are not sanctioned 2nd edition
+games and are not rated either.
+"""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+
+from adjudicator.ratings import START, K
+from dice_server.services import ServiceContext
+from dice_server.services.games import create_game, end_game
+from dice_server.services.members import add_member
+
+ANNULMENTS = (
+    "Annulled games are not 'draws' and have no affect on Association ranking or rating points."
+)
+
+
+def _members(ctx: ServiceContext) -> None:
+    for who in ("ann", "bob", "cid"):
+        add_member(ctx, f"{who}@example.org", who.title(), confirmed=True)
+
+
+def _game(ctx: ServiceContext, axis: str, allies: str, **kw: str) -> int:
+    return create_game(
+        ctx, axis=f"{axis}@example.org", allies=f"{allies}@example.org", **kw
+    ).game_number
+
+
+def test_annulled_and_variant_games_move_no_rating(
+    ctx: ServiceContext, client: FlaskClient
+) -> None:
+    assert "no affect on Association ranking or rating points" in ANNULMENTS
+    _members(ctx)
+    end_game(ctx, _game(ctx, "ann", "bob"), status="finished", winner="axis")
+    end_game(ctx, _game(ctx, "bob", "ann"), status="annulled")
+    end_game(ctx, _game(ctx, "cid", "ann", variant="no bid"), status="finished", winner="axis")
+    _game(ctx, "cid", "bob")  # still being played
+    answer = client.get("/api/v1/ratings")
+    assert answer.status_code == 200
+    ratings = answer.get_json()["ratings"]
+    assert ratings == [
+        {"member": "Ann", "rating": int(START + K / 2), "games": 1},
+        {"member": "Bob", "rating": int(START - K / 2), "games": 1},
+    ]
+    assert answer.get_json()["formula"] == {"system": "Elo", "start": START, "k": K, "scale": 400.0}
+
+
+def test_a_forfeit_is_a_win_for_the_player_who_did_not_forfeit(
+    ctx: ServiceContext, client: FlaskClient
+) -> None:
+    _members(ctx)
+    end_game(ctx, _game(ctx, "ann", "bob"), status="forfeited", winner="allies", reason="absent")
+    ranked = client.get("/api/v1/ratings").get_json()["ratings"]
+    assert [(r["member"], r["rating"]) for r in ranked] == [("Bob", 1516), ("Ann", 1484)]
+
+
+def test_games_are_rated_in_the_order_they_ended(ctx: ServiceContext, client: FlaskClient) -> None:
+    _members(ctx)
+    first, second = _game(ctx, "ann", "bob"), _game(ctx, "bob", "cid")
+    end_game(ctx, second, status="finished", winner="axis")  # bob beats cid first ...
+    end_game(ctx, first, status="finished", winner="axis")  # ... then ann beats bob (1516)
+    ranked = {r["member"]: r["rating"] for r in client.get("/api/v1/ratings").get_json()["ratings"]}
+    # ann (1500) beat a 1516 player: more than 16 points
+    assert ranked["Ann"] == 1517 and ranked["Bob"] == 1499 and ranked["Cid"] == 1484
+    page = client.get("/ratings")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "K = 32" in html and "Elo" in html
+    assert html.index("Ann") < html.index("Bob") < html.index("Cid")
