@@ -7,10 +7,11 @@ between A and B that A wins moves both ratings by
 
     K * (1 - E),   E = 1 / (1 + 10 ** ((R_B - R_A) / 400))
 
-up for A and down for B, with every member starting at :data:`START` and :data:`K` the same
-for everyone. Elo rather than Glicko-2: one published number a member can recompute by hand
-from the list of results, and no rating-period bookkeeping for a league whose games last
-months. Ratings are kept unrounded while computing and shown rounded to whole points.
+up for A and down for B, with every member starting at :data:`START` and K
+(:data:`K_FACTOR`) the same for everyone. Elo rather than Glicko-2: one published number a
+member can recompute by hand from the list of results, and no rating-period bookkeeping for
+a league whose games last months. Ratings are kept unrounded while computing and shown
+rounded to whole points.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Generic, TypeVar
 
 START = 1500.0
 """Every member's rating before his first rated game."""
-K = 32.0
+K_FACTOR = 32.0
 """Points at stake in one game: the most a rating moves (a win against a far stronger
 player); an even game moves each side K/2."""
 SCALE = 400.0
@@ -59,7 +60,7 @@ def rate(results: Iterable[tuple[P, P]]) -> list[Rating[P]]:
             raise ValueError(f"{winner!r} cannot beat himself")
         w = table.setdefault(winner, Rating(winner))
         lo = table.setdefault(loser, Rating(loser))
-        change = K * (1.0 - expected(w.rating, lo.rating))
+        change = K_FACTOR * (1.0 - expected(w.rating, lo.rating))
         w.rating += change
         lo.rating -= change
         w.games += 1

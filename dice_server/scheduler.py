@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 OUTBOX_JOB = "outbox"
 INBOX_JOB = "inbox"
 INBOX_INTERVAL_SECONDS = 60
+DEADLINES_JOB = "deadlines"
+DEADLINES_INTERVAL_SECONDS = 600
 
 _courier: Courier | None = None
 
@@ -60,6 +62,21 @@ def inbox_job() -> None:
         log.info("inbox: %d spooled message(s) processed", len(done))
 
 
+def deadlines_job() -> None:
+    """Report to the Minister of Law every deadline he set that has passed unmet."""
+    if _courier is None:
+        raise RuntimeError("the deadlines job runs only inside `pbem scheduler`")
+    from dice_server.services.rulings import missed_deadlines
+
+    try:
+        reported = missed_deadlines(_courier.ctx)
+    except SQLAlchemyError as exc:
+        log.warning("deadlines: the database did not answer (%s); trying again next run", exc)
+        return
+    if reported:
+        log.info("deadlines: %d missed deadline(s) reported", len(reported))
+
+
 def build(app: Flask) -> BlockingScheduler:
     global _courier
     _courier = Courier.from_config(app.extensions["pbem"], app.config, Path(app.instance_path))
@@ -70,26 +87,22 @@ def build(app: Flask) -> BlockingScheduler:
         job_defaults={"coalesce": True, "max_instances": 1},
         timezone=UTC,
     )
-    scheduler.add_job(
-        outbox_job,
-        "interval",
-        seconds=float(app.config["OUTBOX_INTERVAL_SECONDS"]),
-        id=OUTBOX_JOB,
-        replace_existing=True,
-        coalesce=True,
-        max_instances=1,
-        misfire_grace_time=60,
+    jobs = (
+        (outbox_job, OUTBOX_JOB, float(app.config["OUTBOX_INTERVAL_SECONDS"]), 60),
+        (deadlines_job, DEADLINES_JOB, DEADLINES_INTERVAL_SECONDS, 600),
+        (inbox_job, INBOX_JOB, INBOX_INTERVAL_SECONDS, 60),
     )
-    scheduler.add_job(
-        inbox_job,
-        "interval",
-        seconds=INBOX_INTERVAL_SECONDS,
-        id=INBOX_JOB,
-        replace_existing=True,
-        coalesce=True,
-        max_instances=1,
-        misfire_grace_time=60,
-    )
+    for job, name, seconds, grace in jobs:
+        scheduler.add_job(
+            job,
+            "interval",
+            seconds=seconds,
+            id=name,
+            replace_existing=True,
+            coalesce=True,
+            max_instances=1,
+            misfire_grace_time=grace,
+        )
     return scheduler
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from dice_server.kinds import battle, bombing, game, note, rocket, tech, turn
+from dice_server.kinds import battle, bombing, game, note, rocket, ruling, tech, turn
 from dice_server.kinds.base import EntryKind
 
 REGISTRY: Mapping[str, EntryKind] = MappingProxyType(
@@ -28,6 +28,7 @@ REGISTRY: Mapping[str, EntryKind] = MappingProxyType(
             bombing.KIND,
             rocket.KIND,
             note.KIND,
+            ruling.KIND,
             game.SEED_REVEAL,
             game.COMMITMENT,
         )

@@ -14,7 +14,7 @@ from dice_server.dice import SealedSeed
 from dice_server.kinds import ROLL_KINDS
 from dice_server.kinds.note import MINISTER_TOPICS, read
 from dice_server.ledger import SignedEntry
-from dice_server.models import LedgerEntry
+from dice_server.models import Game, LedgerEntry
 from dice_server.requests import field_error
 from dice_server.services import ServiceContext
 from dice_server.services.entries import Actor, Also, Retry, Who, record
@@ -33,9 +33,13 @@ def send_note(
     def build(_seq: int, _seed: SealedSeed | None, member: Actor) -> dict[str, Any]:
         return note.record(member.email)
 
-    def check(session: Session, _actor: Actor) -> None:
+    def check(session: Session, actor: Actor) -> None:
         if note.ref_seq is not None:
             check_reference(session, number, note.ref_seq, note.topic)
+        if note.topic == "forfeit-request":
+            from dice_server.services.forfeits import check_request
+
+            check_request(session, session.get_one(Game, number), actor.id, ctx.clock())
 
     return record(
         ctx,

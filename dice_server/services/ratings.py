@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import func, select
 
-from adjudicator.ratings import SCALE, START, K, rate
+from adjudicator.ratings import K_FACTOR, SCALE, START, rate
 from dice_server.db import reading
 from dice_server.models import Game, LedgerEntry, Member
 from dice_server.services import ServiceContext
@@ -43,7 +43,7 @@ class Ranked:
     games: int
 
 
-FORMULA = {"system": "Elo", "start": START, "k": K, "scale": SCALE}
+FORMULA = {"system": "Elo", "start": START, "k": K_FACTOR, "scale": SCALE}
 """The published constants (the rankings page explains them)."""
 
 

@@ -20,6 +20,7 @@ from dice_server.services.keys import published_keys
 from dice_server.services.members import member_by_token
 from dice_server.services.ratings import ratings_document
 from dice_server.services.rolls import write
+from dice_server.services.rulings import decide
 from dice_server.services.turns import game_position, submit_turn
 from dice_server.web.context import service_context
 
@@ -78,6 +79,13 @@ def post_turn(number: int) -> tuple[Response, int]:
     token, payload, retry = posted()
     entry, report = submit_turn(service_context(), token, number, payload, retry)
     return jsonify({"entry": entry.signed(), "report": report}), 201
+
+
+@bp.post("/games/<int:number>/rulings")
+def post_ruling(number: int) -> tuple[Response, int]:
+    """A minister's decision on a request (a forfeit request: approve or deny)."""
+    token, payload, _retry = posted()
+    return created(decide(service_context(), token, number, payload))
 
 
 @bp.get("/games/<int:number>/position")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from adjudicator.ratings import START, K
+from adjudicator.ratings import K_FACTOR, START
 from dice_server.services import ServiceContext
 from dice_server.services.games import create_game, end_game
 from dice_server.services.members import add_member
@@ -43,10 +43,15 @@ def test_annulled_and_variant_games_move_no_rating(
     assert answer.status_code == 200
     ratings = answer.get_json()["ratings"]
     assert ratings == [
-        {"member": "Ann", "rating": int(START + K / 2), "games": 1},
-        {"member": "Bob", "rating": int(START - K / 2), "games": 1},
+        {"member": "Ann", "rating": int(START + K_FACTOR / 2), "games": 1},
+        {"member": "Bob", "rating": int(START - K_FACTOR / 2), "games": 1},
     ]
-    assert answer.get_json()["formula"] == {"system": "Elo", "start": START, "k": K, "scale": 400.0}
+    assert answer.get_json()["formula"] == {
+        "system": "Elo",
+        "start": START,
+        "k": K_FACTOR,
+        "scale": 400.0,
+    }
 
 
 def test_a_forfeit_is_a_win_for_the_player_who_did_not_forfeit(

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
@@ -190,8 +191,10 @@ def test_minister_is_copied_on_forfeit_requests(
     app: Flask, league: League, relay: tuple[Relay, int]
 ) -> None:
     handler, port = relay
-    send_note(league.ctx, 1, league.game, {"topic": "forfeit-request", "text": "no reply"})
-    deliver_due(courier_for(app, **smtp_config(port)))
+    later = league.ctx.clock() + timedelta(days=6)  # the Allies silent since the game began
+    waited = replace(league.ctx, clock=lambda: later)
+    send_note(waited, 1, league.game, {"topic": "forfeit-request", "text": "no reply"})
+    deliver_due(replace(courier_for(app, **smtp_config(port)), ctx=waited))
     _, rcpts, msg = handler.received[-1]
     assert msg["Cc"] == "mentor@example.org, minister@example.org"
     assert "minister@example.org" in rcpts

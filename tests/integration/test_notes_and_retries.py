@@ -54,9 +54,7 @@ def test_each_roll_kind_is_signed_and_chained(
     assert entry["data"]["dice"] and all(1 <= d <= 6 for d in entry["data"]["dice"])
 
 
-@pytest.mark.parametrize(
-    "topic", ["special-orders", "retreat", "error-recognition", "forfeit-request", "general"]
-)
+@pytest.mark.parametrize("topic", ["special-orders", "retreat", "error-recognition", "general"])
 def test_notes_are_signed_and_timestamped_like_rolls(
     client: FlaskClient, league: League, topic: str
 ) -> None:

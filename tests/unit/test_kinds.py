@@ -52,7 +52,8 @@ def test_the_api_and_the_roller_route_every_written_kind(instance: Path, databas
             "note (retreat) from a@b",
         ),
         ("commitment", {"seed_commitment": "ab", "reason": "x"}, "game reopened"),
-        ("ruling", {}, "ruling"),
+        ("ruling", {"status": "proposed", "refers_to": 7}, "ruling proposed (entry #7)"),
+        ("appeal", {}, "appeal"),  # a kind this server does not know reads as its name
     ],
 )
 def test_subjects_come_from_the_kind(kind: str, data: dict[str, str], headline: str) -> None:

@@ -6,13 +6,13 @@ import math
 
 import pytest
 
-from adjudicator.ratings import START, K, expected, rate
+from adjudicator.ratings import K_FACTOR, START, expected, rate
 
 
 def test_an_even_game_moves_each_side_half_of_k() -> None:
     [winner, loser] = rate([("ann", "bob")])
-    assert (winner.member, winner.rating, winner.games) == ("ann", START + K / 2, 1)
-    assert (loser.member, loser.rating, loser.games) == ("bob", START - K / 2, 1)
+    assert (winner.member, winner.rating, winner.games) == ("ann", START + K_FACTOR / 2, 1)
+    assert (loser.member, loser.rating, loser.games) == ("bob", START - K_FACTOR / 2, 1)
 
 
 def test_beating_a_stronger_player_gains_more_than_beating_a_weaker_one() -> None:

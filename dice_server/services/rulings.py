@@ -1,0 +1,205 @@
+"""The Minister of Law's decisions, each a signed ``ruling`` entry naming the entry it
+decides (``refers_to``): a forfeit request approved (the game ends ``forfeited``, the
+requester winning) or denied with conditions and a deadline; and the deadline watched.
+
+Every channel calls :func:`decide` (``POST /api/v1/games/<n>/rulings``, the Minister's page,
+``pbem ruling decide``). Only a minister decides; a request is decided once.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from dice_server.db import reading, writing
+from dice_server.dice import SealedSeed
+from dice_server.errors import Conflict, Forbidden
+from dice_server.ledger import Chain, SignedEntry, format_time
+from dice_server.models import Game, LedgerEntry, Member
+from dice_server.requests import check_fields, field_error, positive_int, text
+from dice_server.services import ServiceContext
+from dice_server.services.entries import Actor, Who, record
+from dice_server.services.forfeits import MOVES, entry_time, owing, requester_side
+from dice_server.services.games import end_game, recipients
+from dice_server.services.outbox import Envelope, ministers, publish
+
+VERDICTS = {"forfeit-request": ("approve", "deny")}
+"""What may be decided of each kind of request (by the note topic it was filed under)."""
+MAX_REASON = 4000
+MAX_DAYS = 60
+
+
+def _ruling_bodies(session: Session, number: int) -> list[dict[str, Any]]:
+    rows = session.execute(
+        select(LedgerEntry.body)
+        .where(LedgerEntry.game_number == number, LedgerEntry.kind == "ruling")
+        .order_by(LedgerEntry.seq)
+    ).scalars()
+    return [json.loads(body) for body in rows]
+
+
+def _request(session: Session, number: int, seq: int) -> dict[str, Any]:
+    body = session.execute(
+        select(LedgerEntry.body).where(LedgerEntry.game_number == number, LedgerEntry.seq == seq)
+    ).scalar_one_or_none()
+    if body is None:
+        raise field_error("refers_to", f"game {number} has no entry {seq}")
+    found: dict[str, Any] = json.loads(body)
+    return found
+
+
+def read_decision(payload: Any) -> dict[str, Any]:
+    """``{"refers_to": seq, "verdict": ..., "reason": ..., "conditions"?, "deadline_days"?}``."""
+    fields = check_fields(
+        payload,
+        {"refers_to", "verdict", "reason", "conditions", "deadline_days"},
+        {"refers_to", "verdict", "reason"},
+    )
+    decision = {
+        "refers_to": positive_int(fields, "refers_to", 2**31 - 1),
+        "verdict": fields["verdict"],
+        "reason": text(fields, "reason", MAX_REASON),
+    }
+    if not isinstance(decision["verdict"], str):
+        raise field_error("verdict", "must be a word: approve or deny")
+    if "conditions" in fields:
+        decision["conditions"] = text(fields, "conditions", MAX_REASON)
+    if "deadline_days" in fields:
+        decision["deadline_days"] = positive_int(fields, "deadline_days", MAX_DAYS)
+    return decision
+
+
+def decide(ctx: ServiceContext, who: Who, number: int, payload: Any) -> SignedEntry:
+    """Record a minister's decision on the request entry ``refers_to``; an approved forfeit
+    ends the game. Returns the ruling entry."""
+    decision = read_decision(payload)
+    facts: dict[str, Any] = {}
+
+    def check(session: Session, actor: Actor) -> None:
+        if not actor.is_minister:
+            raise Forbidden("only the Minister of Law decides a request")
+        request = _request(session, number, decision["refers_to"])
+        topic = request["data"].get("topic") if request["kind"] == "note" else None
+        if topic not in VERDICTS:
+            raise field_error(
+                "refers_to", f"entry {decision['refers_to']} is no request the Minister decides"
+            )
+        if decision["verdict"] not in VERDICTS[topic]:
+            raise field_error("verdict", f"decide a {topic} with {' or '.join(VERDICTS[topic])}")
+        for ruling in _ruling_bodies(session, number):
+            if ruling["data"].get("refers_to") == decision["refers_to"]:
+                raise Conflict(
+                    f"entry {decision['refers_to']} was decided by ruling #{ruling['seq']}"
+                )
+        game = session.get_one(Game, number)
+        if game.status != "active":
+            raise Conflict(f"game {number} is {game.status}: there is nothing to forfeit")
+        if decision["verdict"] == "deny" and "deadline_days" not in decision:
+            raise field_error("deadline_days", "a denial sets the days allowed to move again")
+        emails = {m.id: m.email for m in session.execute(select(Member)).scalars()}
+        facts["winner"] = requester_side(game, request["data"]["by"], emails)
+        facts["absent"] = owing(session, game).email
+
+    def build(_seq: int, _seed: SealedSeed | None, actor: Actor) -> dict[str, Any]:
+        approved = decision["verdict"] == "approve"
+        data: dict[str, Any] = {
+            "status": "forfeit-approved" if approved else "forfeit-denied",
+            "refers_to": decision["refers_to"],
+            "reason": decision["reason"],
+            "by": actor.email,
+        }
+        if approved:
+            data["decision"] = f"{facts['absent']} forfeits; the {facts['winner']} win"
+        else:
+            deadline = ctx.clock() + timedelta(days=decision["deadline_days"])
+            data["decision"] = f"the game goes on; {facts['absent']} must move by the deadline"
+            data["deadline"] = format_time(deadline)
+            data["absent"] = facts["absent"]
+            if decision.get("conditions"):
+                data["conditions"] = decision["conditions"]
+        return data
+
+    entry = record(
+        ctx, who, number, "ruling", build, needs_dice=False, check=check, cc_ministers=True
+    )
+    if decision["verdict"] == "approve":
+        end_game(
+            ctx,
+            number,
+            status="forfeited",
+            winner=facts["winner"],
+            reason=f"forfeit approved by ruling #{entry.seq}: {decision['reason']}",
+        )
+    return entry
+
+
+def missed_deadlines(ctx: ServiceContext) -> list[SignedEntry]:
+    """Report to the Minister every deadline of a denied forfeit that has passed without a
+    turn (a submission or a roll) from the player it bound: a ``deadline-missed`` ruling
+    (once a deadline), mailed
+    to the players, the mentor and the ministers (the scheduler runs this)."""
+    now = ctx.clock()
+    with reading(ctx.sessions) as session:
+        due = [
+            (number, ruling)
+            for number in session.execute(
+                select(Game.number).where(Game.status == "active")
+            ).scalars()
+            for ruling in _unmet(session, number, now)
+        ]
+    reported = []
+    for number, ruling in due:
+        with writing(ctx.sessions) as session:
+            decided = {r["data"].get("refers_to") for r in _ruling_bodies(session, number)}
+            if ruling["seq"] not in decided:
+                reported.append(_report_missed(session, ctx, now, number, ruling))
+    return reported
+
+
+def _report_missed(
+    session: Session, ctx: ServiceContext, now: datetime, number: int, ruling: dict[str, Any]
+) -> SignedEntry:
+    data = {
+        "status": "deadline-missed",
+        "refers_to": ruling["seq"],
+        "decision": (
+            f"{ruling['data']['absent']} has written nothing to the game since ruling "
+            f"#{ruling['seq']}, whose deadline {ruling['data']['deadline']} has passed: the "
+            "Minister of Law may declare the game a forfeit"
+        ),
+    }
+    envelope = recipients(session.get_one(Game, number))
+    envelope = Envelope.each_once(envelope.to, (*envelope.cc, *ministers(session)))
+    return publish(session, ctx, now, Chain.game(number), "ruling", lambda _seq: data, envelope)
+
+
+def _unmet(session: Session, number: int, now: datetime) -> list[dict[str, Any]]:
+    """The denied forfeits of a game whose deadline passed without a turn from the player."""
+    rulings = _ruling_bodies(session, number)
+    reported = {
+        r["data"].get("refers_to") for r in rulings if r["data"]["status"] == "deadline-missed"
+    }
+    unmet = []
+    for ruling in rulings:
+        data = ruling["data"]
+        if data["status"] != "forfeit-denied" or ruling["seq"] in reported:
+            continue
+        if entry_time(data["deadline"]) > now:
+            continue
+        later = session.execute(
+            select(LedgerEntry.body).where(
+                LedgerEntry.game_number == number, LedgerEntry.seq > ruling["seq"]
+            )
+        ).scalars()
+        moved = any(
+            entry["kind"] in MOVES
+            and str(entry["data"].get("by", "")).casefold() == data["absent"].casefold()
+            for entry in map(json.loads, later)
+        )
+        if not moved:
+            unmet.append(ruling)
+    return unmet

@@ -1,0 +1,188 @@
+"""Forfeits (issue 16, point 3) under IAAPA Forfeits and Annulments, Forfeits, with a clock
+the test controls."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from dice_server.models import Game
+from dice_server.services import ServiceContext
+from dice_server.services.rulings import missed_deadlines
+from tests.conftest import League, SteppingClock
+
+USSR_PRE = (
+    Path(__file__).resolve().parents[1] / "data" / "turns" / "02-ussr-r1-precombat.txt"
+).read_text()
+
+WITHIN_5_DAYS = (
+    "If a player has not submitted his turn within 5 days and has not complied with the turn "
+    "submission guidelines then you may initiate a forfeit."
+)
+APPROVED = (
+    "If the forfeit request is approved the Minister of Law will notify both parties, issue "
+    "the forfeit victory and close out the game."
+)
+DENIED = (
+    "If the forfeit is not approved then the Minister of Law will instruct both parties to "
+    "continue the game and may impose special conditions as appropriate to ensure that the "
+    "game is played in a timely manner. If these conditions are not followed then the "
+    "Minister of Law may declare the game a forfeit."
+)
+
+
+@pytest.fixture
+def ctx(app: Flask, clock: SteppingClock) -> ServiceContext:
+    """The app's services on the test's clock (the league fixture makes its game with it)."""
+    app.extensions["pbem"] = replace(app.extensions["pbem"], clock=clock)
+    timed: ServiceContext = app.extensions["pbem"]
+    return timed
+
+
+@pytest.fixture
+def game(league: League) -> League:
+    return league
+
+
+def post(client: FlaskClient, league: League, what: str, body: Any, who: str) -> Any:
+    return client.post(
+        f"/api/v1/games/{league.game}/{what}",
+        data=json.dumps(body),
+        headers={**league.auth(who), "Content-Type": "application/json"},
+    )
+
+
+def request_forfeit(client: FlaskClient, league: League, who: str = "axis") -> Any:
+    return post(client, league, "notes", {"topic": "forfeit-request", "text": "gone"}, who)
+
+
+def entries(client: FlaskClient, league: League) -> list[dict[str, Any]]:
+    got = client.get(f"/api/v1/games/{league.game}/ledger", headers=league.auth("axis"))
+    return [json.loads(e["body"]) for e in got.get_json()["entries"]]
+
+
+def test_a_forfeit_may_be_requested_after_5_days_without_a_turn(
+    client: FlaskClient, game: League, clock: SteppingClock
+) -> None:
+    assert "within 5 days" in WITHIN_5_DAYS
+    # The Allies move first (USSR) and have sent nothing since the game began.
+    clock.advance(days=4, hours=23)
+    early = request_forfeit(client, game)
+    assert early.status_code == 409
+    message = early.get_json()["error"]
+    assert "within 5 days" in message and "from 2026-11-26 12:00 UTC" in message
+    clock.advance(hours=1)
+    accepted = request_forfeit(client, game)
+    assert accepted.status_code == 201, accepted.get_json()
+    assert entries(client, game)[-1]["data"]["topic"] == "forfeit-request"
+
+
+def test_the_player_who_owes_the_move_cannot_request_it(
+    client: FlaskClient, game: League, clock: SteppingClock
+) -> None:
+    clock.advance(days=9)
+    refused = request_forfeit(client, game, who="allies")
+    assert refused.status_code == 409 and "the next move is yours" in refused.get_json()["error"]
+    mentor = request_forfeit(client, game, who="mentor")
+    assert mentor.status_code == 403
+
+
+def test_a_turn_restarts_the_5_days_and_a_note_does_not(
+    client: FlaskClient, game: League, clock: SteppingClock
+) -> None:
+    clock.advance(days=2)
+    note = {"topic": "general", "text": "travelling, turn on Sunday"}
+    assert post(client, game, "notes", note, "allies").status_code == 201  # no turn
+    clock.advance(days=1)
+    assert post(client, game, "turns", {"text": USSR_PRE}, "allies").status_code == 201
+    clock.advance(days=3)  # 6 days since the game began, 3 since his pre-combat turn
+    refused = request_forfeit(client, game)
+    assert refused.status_code == 409 and "from 2026-11-29 12:00 UTC" in refused.get_json()["error"]
+    clock.advance(days=2)  # still USSR's post-combat turn to come
+    assert request_forfeit(client, game).status_code == 201
+
+
+def test_the_minister_approves_and_the_requester_wins(
+    client: FlaskClient, game: League, clock: SteppingClock
+) -> None:
+    assert "issue the forfeit victory and close out the game" in APPROVED
+    clock.advance(days=6)
+    request = json.loads(request_forfeit(client, game).get_json()["body"])
+    decision = {"refers_to": request["seq"], "verdict": "approve", "reason": "no answer"}
+    assert post(client, game, "rulings", decision, "axis").status_code == 403
+    ruled = post(client, game, "rulings", decision, "minister")
+    assert ruled.status_code == 201, ruled.get_json()
+    *_, ruling, reveal = entries(client, game)
+    assert ruling["kind"] == "ruling" and ruling["data"]["status"] == "forfeit-approved"
+    assert ruling["data"]["refers_to"] == request["seq"]
+    assert ruling["data"]["by"] == "minister@example.org"
+    assert reveal["kind"] == "seed-reveal"
+    assert (reveal["data"]["status"], reveal["data"]["winner"]) == ("forfeited", "axis")
+    with game.ctx.sessions() as session:
+        assert session.get(Game, game.game).status == "forfeited"
+    again = post(client, game, "rulings", decision, "minister")
+    assert again.status_code == 409
+
+
+def test_a_denial_sets_conditions_and_a_missed_deadline_is_reported(
+    client: FlaskClient, game: League, clock: SteppingClock
+) -> None:
+    assert "may impose special conditions" in DENIED
+    clock.advance(days=6)
+    request = json.loads(request_forfeit(client, game).get_json()["body"])
+    no_deadline = {"refers_to": request["seq"], "verdict": "deny", "reason": "he answered"}
+    assert post(client, game, "rulings", no_deadline, "minister").status_code == 400
+    denial = {**no_deadline, "conditions": "a turn every 3 days", "deadline_days": 3}
+    ruled = post(client, game, "rulings", denial, "minister")
+    assert ruled.status_code == 201, ruled.get_json()
+    ruling = entries(client, game)[-1]
+    assert ruling["data"]["status"] == "forfeit-denied"
+    assert ruling["data"]["conditions"] == "a turn every 3 days"
+    assert ruling["data"]["deadline"].startswith("2026-11-30T12:00:00")
+    clock.advance(days=2, hours=23)
+    assert missed_deadlines(game.ctx) == []  # not yet
+    clock.advance(hours=2)
+    [reported] = missed_deadlines(game.ctx)
+    missed = entries(client, game)[-1]
+    assert missed["seq"] == reported.seq and missed["data"]["status"] == "deadline-missed"
+    assert missed["data"]["refers_to"] == ruling["seq"]
+    assert missed_deadlines(game.ctx) == []  # reported once
+
+
+def test_a_deadline_met_is_not_reported(
+    client: FlaskClient, game: League, clock: SteppingClock
+) -> None:
+    clock.advance(days=6)
+    request = json.loads(request_forfeit(client, game).get_json()["body"])
+    denial = {
+        "refers_to": request["seq"],
+        "verdict": "deny",
+        "reason": "ill",
+        "deadline_days": 2,
+    }
+    assert post(client, game, "rulings", denial, "minister").status_code == 201
+    clock.advance(days=1)
+    note = {"topic": "general", "text": "back; turn tonight"}
+    assert post(client, game, "notes", note, "allies").status_code == 201
+    assert post(client, game, "turns", {"text": USSR_PRE}, "allies").status_code == 201
+    clock.advance(days=5)
+    assert missed_deadlines(game.ctx) == []
+
+
+def test_a_note_does_not_meet_a_deadline(
+    client: FlaskClient, game: League, clock: SteppingClock
+) -> None:
+    clock.advance(days=6)
+    request = json.loads(request_forfeit(client, game).get_json()["body"])
+    denial = {"refers_to": request["seq"], "verdict": "deny", "reason": "ill", "deadline_days": 2}
+    assert post(client, game, "rulings", denial, "minister").status_code == 201
+    note = {"topic": "general", "text": "soon"}
+    assert post(client, game, "notes", note, "allies").status_code == 201
+    clock.advance(days=3)
+    assert len(missed_deadlines(game.ctx)) == 1
