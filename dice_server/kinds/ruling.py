@@ -20,6 +20,7 @@ STATUSES = {
     "forfeit-approved": "forfeit approved by the Minister of Law",
     "forfeit-denied": "forfeit denied by the Minister of Law, with conditions",
     "deadline-missed": "a deadline the Minister of Law set has passed unmet",
+    "annulment-agreement": "a player agrees to annul the game",
 }
 
 

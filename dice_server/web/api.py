@@ -14,6 +14,7 @@ from dice_server.kinds import BY_API_PATH
 from dice_server.ledger import SignedEntry
 from dice_server.models import Member
 from dice_server.services.battles import current_battles
+from dice_server.services.completion import agree_to_annul, finish
 from dice_server.services.entries import ApiToken, Retry
 from dice_server.services.games import export_ledger
 from dice_server.services.keys import published_keys
@@ -86,6 +87,20 @@ def post_ruling(number: int) -> tuple[Response, int]:
     """A minister's decision on a request (a forfeit request: approve or deny)."""
     token, payload, _retry = posted()
     return created(decide(service_context(), token, number, payload))
+
+
+@bp.post("/games/<int:number>/finish")
+def post_finish(number: int) -> tuple[Response, int]:
+    """The finish posted by the victor (by the loser 7 days after the game ended)."""
+    token, payload, _retry = posted()
+    return created(finish(service_context(), token, number, payload))
+
+
+@bp.post("/games/<int:number>/annulment")
+def post_annulment(number: int) -> tuple[Response, int]:
+    """A player's agreement to annul the game; the second one annuls it."""
+    token, payload, _retry = posted()
+    return created(agree_to_annul(service_context(), token, number, payload))
 
 
 @bp.get("/games/<int:number>/position")
