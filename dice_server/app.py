@@ -28,6 +28,7 @@ from dice_server.web import (
     errors,
     games,
     health,
+    minister,
     public,
     roller,
     security,
@@ -98,6 +99,7 @@ def register_blueprints(app: Flask) -> None:
         roller.bp,
         turns.bp,
         verify.bp,
+        minister.bp,
         triplea_pages.bp,
     ):
         app.register_blueprint(blueprint)

@@ -186,3 +186,66 @@ def test_a_note_does_not_meet_a_deadline(
     assert post(client, game, "notes", note, "allies").status_code == 201
     clock.advance(days=3)
     assert len(missed_deadlines(game.ctx)) == 1
+
+
+def test_the_minister_decides_from_his_dashboard(
+    app: Flask, client: FlaskClient, game: League, clock: SteppingClock
+) -> None:
+    from tests.conftest import logged_in
+
+    clock.advance(days=6)
+    request = json.loads(request_forfeit(client, game).get_json()["body"])
+    minister = logged_in(app, game.ctx, "minister@example.org")
+    board = minister.get("/minister")
+    html = board.get_data(as_text=True)
+    assert board.status_code == 200 and f"entry #{request['seq']}" in html
+    assert "forfeit request by axis@example.org" in html
+    assert logged_in(app, game.ctx, "axis@example.org").get("/minister").status_code == 403
+    token = hidden_csrf(html)
+    decided = minister.post(
+        f"/minister/games/{game.game}/rulings",
+        data={
+            "csrf_token": token,
+            "refers_to": request["seq"],
+            "verdict": "deny",
+            "reason": "he answered the request",
+            "conditions": "a turn every 3 days",
+            "deadline_days": "3",
+        },
+    )
+    assert decided.status_code == 303
+    ruling = entries(client, game)[-1]
+    assert (ruling["data"]["status"], ruling["data"]["by"]) == (
+        "forfeit-denied",
+        "minister@example.org",
+    )
+    after = minister.get("/minister").get_data(as_text=True)
+    assert "must move by 2026-11-30 12:00 UTC" in after and "Nothing waits" in after
+    forged = minister.post(
+        f"/minister/games/{game.game}/rulings",
+        data={"refers_to": request["seq"], "verdict": "approve", "reason": "x"},
+    )
+    assert forged.status_code in (303, 400)  # without the CSRF token nothing is recorded
+    assert entries(client, game)[-1]["seq"] == ruling["seq"]
+
+
+def test_repeated_forfeits_flag_the_member(app: Flask, ctx: ServiceContext, game: League) -> None:
+    from dice_server.services.games import create_game, end_game
+    from tests.conftest import logged_in
+
+    for _ in range(2):
+        lost = create_game(ctx, axis="axis@example.org", allies="allies@example.org")
+        end_game(ctx, lost.game_number, status="forfeited", winner="axis")
+    html = logged_in(app, ctx, "minister@example.org").get("/minister").get_data(as_text=True)
+    assert "Allies (allies@example.org): 2 forfeit(s), 0 annulment(s)" in html
+    assert "Axis (axis@example.org)" not in html
+
+
+def hidden_csrf(html: str) -> str:
+    import re
+
+    found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html) or re.search(
+        r'id="csrf_token" name="csrf_token" type="hidden" value="([^"]+)"', html
+    )
+    assert found, "no CSRF token on the page"
+    return found.group(1)
