@@ -15,6 +15,7 @@ winner and reveals the seed.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -54,6 +55,34 @@ def _last_entry(session: Session, number: int) -> dict[str, Any]:
     ).scalar_one()
     last: dict[str, Any] = json.loads(body)
     return last
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What the game page offers a player of an active game: his side, and whether the
+    rules engine has found Magic 84 at the end of a round (IAAPA Magic 84: the Axis have
+    won, and "game finishes are to be entered by the victor")."""
+
+    side: str
+    magic_84: bool
+
+
+def offer(ctx: ServiceContext, number: int, viewer_id: int) -> Offer | None:
+    """The finish and annulment a player may post; None for anyone else or an ended game."""
+    with reading(ctx.sessions) as session:
+        game = session.get(Game, number)
+        if game is None or game.status != "active":
+            return None
+        if viewer_id not in (game.axis_id, game.allies_id):
+            return None
+        latest = session.execute(
+            select(LedgerEntry.body)
+            .where(LedgerEntry.game_number == number, LedgerEntry.kind == "submission")
+            .order_by(LedgerEntry.seq.desc())
+            .limit(1)
+        ).scalar_one_or_none()
+        magic = bool(latest and json.loads(latest)["data"].get("magic_84", {}).get("game_over"))
+        return Offer(_side_of(game, viewer_id), magic)
 
 
 def finish(ctx: ServiceContext, who: Who, number: int, payload: Any) -> SignedEntry:

@@ -5,10 +5,14 @@ game turn with the state of each entry's mail, a page at a time, newest first.""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
+from dice_server.errors import ServiceError
+from dice_server.ledger import SignedEntry
+from dice_server.services.completion import agree_to_annul, finish, offer
 from dice_server.services.game_addresses import my_address
 from dice_server.services.paging import entry_number
 from dice_server.services.views import board_svg, game_entry, game_page, games_for
@@ -31,7 +35,41 @@ def index() -> Page:
 def game(number: int) -> Page:
     ctx, viewer = service_context(), me()
     page = game_page(ctx, number, viewer, entry_number(request.args.get("from")))
-    return render_template("game.html", page=page, address=my_address(ctx, number, viewer.id))
+    return render_template(
+        "game.html",
+        page=page,
+        address=my_address(ctx, number, viewer.id),
+        offer=offer(ctx, number, viewer.id),
+    )
+
+
+@bp.post("/games/<int:number>/finish")
+@login_required
+def post_finish(number: int) -> Page:
+    """The finish posted from the game page (the same service as the API)."""
+    form = request.form
+    payload = {"winner": form.get("winner", ""), "summary": form.get("summary", "")}
+    if not payload["summary"]:
+        del payload["summary"]
+    return _done(number, lambda: finish(service_context(), me().id, number, payload))
+
+
+@bp.post("/games/<int:number>/annulment")
+@login_required
+def post_annulment(number: int) -> Page:
+    """A player's agreement to annul, from the game page."""
+    payload = {"reason": request.form.get("reason", "")}
+    return _done(number, lambda: agree_to_annul(service_context(), me().id, number, payload))
+
+
+def _done(number: int, act: Callable[[], SignedEntry]) -> Page:
+    try:
+        entry = act()
+    except ServiceError as exc:
+        flash(f"Not recorded: {exc.message}")
+    else:
+        flash(f"Recorded as entry #{entry.seq}.")
+    return redirect(url_for("games.game", number=number), code=303)
 
 
 @bp.get("/games/<int:number>/board.svg")

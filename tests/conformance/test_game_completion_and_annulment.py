@@ -4,6 +4,7 @@ clock the test controls."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -96,3 +97,28 @@ def test_both_players_agreeing_annuls_the_game(client: FlaskClient, league: Leag
     reveal = last_entry(client, league)
     assert reveal["kind"] == "seed-reveal" and reveal["data"]["rated"] == 0
     assert f"#{agreement['seq']}" in reveal["data"]["reason"]
+
+
+def test_the_game_page_offers_the_finish_and_the_annulment(
+    app: Flask, client: FlaskClient, league: League
+) -> None:
+    from tests.conftest import logged_in
+
+    axis = logged_in(app, league.ctx, "axis@example.org")
+    page = axis.get(f"/games/{league.game}").get_data(as_text=True)
+    assert "Post the finish" in page and "Agree to annul" in page
+    mentor_page = logged_in(app, league.ctx, "mentor@example.org").get(f"/games/{league.game}")
+    assert "Post the finish" not in mentor_page.get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert token is not None
+    early = axis.post(
+        f"/games/{league.game}/finish", data={"csrf_token": token.group(1), "winner": "allies"}
+    )
+    assert early.status_code == 303
+    assert "Not recorded" in axis.get(f"/games/{league.game}").get_data(as_text=True)
+    assert status(league) == ("active", None)  # the loser may not post it yet
+    done = axis.post(
+        f"/games/{league.game}/finish", data={"csrf_token": token.group(1), "winner": "axis"}
+    )
+    assert done.status_code == 303 and status(league) == ("finished", "axis")
+    assert "Post the finish" not in axis.get(f"/games/{league.game}").get_data(as_text=True)
