@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from dice_server.db import reading, writing
 from dice_server.dice import SealedSeed
-from dice_server.errors import Conflict, Forbidden
+from dice_server.errors import Conflict, Forbidden, NotFound
 from dice_server.ledger import Chain, SignedEntry, format_time
 from dice_server.models import Game, LedgerEntry, Member
 from dice_server.requests import check_fields, field_error, positive_int, text
@@ -53,35 +53,63 @@ def _request(session: Session, number: int, seq: int) -> dict[str, Any]:
 
 
 def read_decision(payload: Any) -> dict[str, Any]:
-    """``{"refers_to": seq, "verdict": ..., "reason": ..., "conditions"?, "deadline_days"?}``."""
+    """``{"refers_to": seq, "verdict": ..., "reason"?, "conditions"?, "deadline_days"?,
+    "decision"?, "correction"?}``: what is required depends on the verdict."""
     fields = check_fields(
         payload,
-        {"refers_to", "verdict", "reason", "conditions", "deadline_days"},
-        {"refers_to", "verdict", "reason"},
+        {"refers_to", "verdict", "reason", "conditions", "deadline_days", "decision", "correction"},
+        {"refers_to", "verdict"},
     )
-    decision = {
+    decision: dict[str, Any] = {
         "refers_to": positive_int(fields, "refers_to", 2**31 - 1),
         "verdict": fields["verdict"],
-        "reason": text(fields, "reason", MAX_REASON),
     }
     if not isinstance(decision["verdict"], str):
-        raise field_error("verdict", "must be a word: approve or deny")
-    if "conditions" in fields:
-        decision["conditions"] = text(fields, "conditions", MAX_REASON)
+        raise field_error("verdict", "must be a word, such as approve, deny, confirm or agree")
+    for name in ("reason", "conditions", "decision", "correction"):
+        if name in fields:
+            decision[name] = text(fields, name, MAX_REASON)
     if "deadline_days" in fields:
         decision["deadline_days"] = positive_int(fields, "deadline_days", MAX_DAYS)
     return decision
 
 
+def _referred(ctx: ServiceContext, number: int, seq: int) -> str:
+    """What the entry a decision refers to is: a forfeit request or a proposed ruling."""
+    with reading(ctx.sessions) as session:
+        if session.get(Game, number) is None:
+            raise NotFound(f"there is no game {number}: check the game number", "game")
+        entry = _request(session, number, seq)
+    if entry["kind"] == "note" and entry["data"].get("topic") == "forfeit-request":
+        return "forfeit-request"
+    if entry["kind"] == "ruling" and entry["data"].get("status") == "proposed":
+        return "proposed"
+    raise field_error("refers_to", f"entry {seq} is no request or proposed ruling to decide")
+
+
 def decide(ctx: ServiceContext, who: Who, number: int, payload: Any) -> SignedEntry:
-    """Record a minister's decision on the request entry ``refers_to``; an approved forfeit
-    ends the game. Returns the ruling entry."""
+    """Record a decision on the entry ``refers_to``: a minister's on a forfeit request
+    (approve or deny) or on a proposed ruling (confirm, amend, override), or a player's
+    agreement to a correction of a proposed ruling. Returns the ruling entry written."""
     decision = read_decision(payload)
+    if _referred(ctx, number, decision["refers_to"]) == "proposed":
+        from dice_server.services.proposals import decide_proposal
+
+        return decide_proposal(ctx, who, number, decision)
+    return _decide_forfeit(ctx, who, number, decision)
+
+
+def _decide_forfeit(
+    ctx: ServiceContext, who: Who, number: int, decision: dict[str, Any]
+) -> SignedEntry:
+    """A minister approves or denies a forfeit request."""
     facts: dict[str, Any] = {}
 
     def check(session: Session, actor: Actor) -> None:
         if not actor.is_minister:
             raise Forbidden("only the Minister of Law decides a request")
+        if "reason" not in decision:
+            raise field_error("reason", "give the reason for the decision")
         request = _request(session, number, decision["refers_to"])
         topic = request["data"].get("topic") if request["kind"] == "note" else None
         if topic not in VERDICTS:

@@ -1,0 +1,130 @@
+"""Rulings the rules engine proposes, and how they are settled.
+
+"Whenever possible, players are encouraged to seek their own solutions to error correction;
+any solution is acceptable as long as there is mutual agreement between the players. If
+agreement cannot be reached, then the IAAPA guidelines are to be applied." (IAAPA Error
+Correction I.) A ``proposed`` ruling states what the guidelines give; the Minister of Law
+confirms, amends or overrides it with his reason, or both players agree their own
+correction (the same words from each: the second agreement makes it stand). Each step is a
+signed ``ruling`` entry naming the proposal; once settled, a proposal takes no more.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from dice_server.db import writing
+from dice_server.dice import SealedSeed
+from dice_server.errors import Conflict, Forbidden
+from dice_server.ledger import Chain, SignedEntry
+from dice_server.models import Game, LedgerEntry
+from dice_server.requests import field_error
+from dice_server.services import ServiceContext
+from dice_server.services.entries import Actor, Who, record
+from dice_server.services.games import locked_game, recipients
+from dice_server.services.outbox import Envelope, ministers, publish
+
+MINISTER_VERDICTS = {"confirm": "confirmed", "amend": "amended", "override": "overridden"}
+SETTLED = frozenset({"confirmed", "amended", "overridden", "agreed"})
+
+
+def _rulings(session: Session, number: int) -> list[dict[str, Any]]:
+    rows = session.execute(
+        select(LedgerEntry.body)
+        .where(LedgerEntry.game_number == number, LedgerEntry.kind == "ruling")
+        .order_by(LedgerEntry.seq)
+    ).scalars()
+    return [json.loads(body) for body in rows]
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def propose(ctx: ServiceContext, number: int, ruling: dict[str, Any]) -> SignedEntry | None:
+    """Record what the guidelines give for an error the engine found (``ruling`` as
+    ``adjudicator.rulings.Ruling.json()`` writes it), mailed to the players, the mentor and
+    the ministers; None when the same ruling was proposed before (same rule, same
+    entries)."""
+    with writing(ctx.sessions) as session:
+        game = locked_game(session, number)
+        for earlier in _rulings(session, number):
+            data = earlier["data"]
+            if (
+                data.get("status") == "proposed"
+                and data.get("rule") == ruling.get("rule")
+                and data.get("about") == ruling.get("about")
+            ):
+                return None
+        envelope = recipients(game)
+        envelope = Envelope.each_once(envelope.to, (*envelope.cc, *ministers(session)))
+        data = {"status": "proposed", **ruling}
+        return publish(
+            session, ctx, ctx.clock(), Chain.game(number), "ruling", lambda _seq: data, envelope
+        )
+
+
+def decide_proposal(
+    ctx: ServiceContext, who: Who, number: int, decision: dict[str, Any]
+) -> SignedEntry:
+    """A minister's confirm / amend / override, or a player's ``agree`` with a correction."""
+    verdict, proposal = decision["verdict"], decision["refers_to"]
+    settles: list[bool] = []
+
+    def check(session: Session, actor: Actor) -> None:
+        game = session.get_one(Game, number)
+        settles.clear()
+        for ruling in _rulings(session, number):
+            data = ruling["data"]
+            if data.get("refers_to") == proposal and data["status"] in SETTLED:
+                raise Conflict(f"the proposed ruling #{proposal} was settled by #{ruling['seq']}")
+        if verdict in MINISTER_VERDICTS:
+            if not actor.is_minister:
+                raise Forbidden("only the Minister of Law confirms, amends or overrides a ruling")
+            if "reason" not in decision:
+                raise field_error("reason", "give the reason for the decision")
+            if verdict == "amend" and "decision" not in decision:
+                raise field_error("decision", "an amendment states the ruling as amended")
+            return
+        if verdict != "agree":
+            raise field_error("verdict", "confirm, amend or override (a minister), or agree")
+        if actor.id not in (game.axis_id, game.allies_id):
+            raise Forbidden("only the game's players agree a correction of their own")
+        if "correction" not in decision:
+            raise field_error("correction", "say the correction you agree to")
+        mine = _words(decision["correction"])
+        for ruling in _rulings(session, number):
+            data = ruling["data"]
+            if data.get("refers_to") != proposal or data["status"] != "agreement":
+                continue
+            same = _words(str(data.get("correction", ""))) == mine
+            if str(data["by"]).casefold() == actor.email.casefold():
+                if same:
+                    raise Conflict(f"you agreed to this correction in entry #{ruling['seq']}")
+            elif same:
+                settles.append(True)
+
+    def build(_seq: int, _seed: SealedSeed | None, actor: Actor) -> dict[str, Any]:
+        data: dict[str, Any] = {"refers_to": proposal, "by": actor.email}
+        if verdict in MINISTER_VERDICTS:
+            data["status"] = MINISTER_VERDICTS[verdict]
+        else:
+            data["status"] = "agreed" if settles else "agreement"
+            data["correction"] = decision["correction"]
+            data["decision"] = (
+                "both players agree this correction: it stands (Error Correction I)"
+                if settles
+                else "one player agrees this correction; the other's agreement makes it stand"
+            )
+        for name in ("reason", "decision"):
+            if name in decision:
+                data[name] = decision[name]
+        return data
+
+    return record(
+        ctx, who, number, "ruling", build, needs_dice=False, check=check, cc_ministers=True
+    )
