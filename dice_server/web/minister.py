@@ -24,10 +24,12 @@ bp = Blueprint("minister", __name__)
 class DecisionForm(FlaskForm):
     refers_to = IntegerField("Request entry #", validators=[DataRequired(), NumberRange(1)])
     verdict = SelectField(
-        "Decision", choices=[SelectChoice("approve", "approve"), SelectChoice("deny", "deny")]
+        "Decision",
+        choices=[SelectChoice(v, v) for v in ("approve", "deny", "confirm", "amend", "override")],
     )
     reason = TextAreaField("Reason", validators=[DataRequired()])
     conditions = StringField("Conditions (a denial)", validators=[Optional()])
+    decision = StringField("The ruling as amended (an amendment)", validators=[Optional()])
     deadline_days = IntegerField(
         "Days allowed to move (a denial)", validators=[Optional(), NumberRange(1, 60)]
     )
@@ -42,6 +44,8 @@ class DecisionForm(FlaskForm):
             payload["conditions"] = self.conditions.data
         if self.deadline_days.data:
             payload["deadline_days"] = self.deadline_days.data
+        if self.decision.data:
+            payload["decision"] = self.decision.data
         return payload
 
 

@@ -102,3 +102,28 @@ def test_a_decision_names_a_request_or_a_proposal(client: FlaskClient, league: L
     )
     missing = post(client, league, {**genesis, "refers_to": 99}, "minister")
     assert missing.status_code == 400
+
+
+def test_the_minister_overrides_from_his_dashboard(app: Any, league: League) -> None:
+    import re
+
+    from tests.conftest import logged_in
+
+    seq = proposed(league)
+    minister = logged_in(app, league.ctx, "minister@example.org")
+    html = minister.get("/minister").get_data(as_text=True)
+    assert f"entry #{seq}" in html and "proposed ruling by the rules engine" in html
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html)
+    assert token is not None
+    answer = minister.post(
+        f"/minister/games/{league.game}/rulings",
+        data={
+            "csrf_token": token.group(1),
+            "refers_to": str(seq),
+            "verdict": "override",
+            "reason": "the players had agreed by mail before the roll",
+        },
+    )
+    assert answer.status_code == 303
+    html = minister.get("/minister").get_data(as_text=True)
+    assert "Nothing waits for a decision" in html and "decision recorded as entry #3" in html
