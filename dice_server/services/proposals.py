@@ -12,12 +12,13 @@ signed ``ruling`` entry naming the proposal; once settled, a proposal takes no m
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dice_server.db import writing
+from dice_server.db import reading, writing
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden
 from dice_server.ledger import Chain, SignedEntry
@@ -66,6 +67,44 @@ def propose(ctx: ServiceContext, number: int, ruling: dict[str, Any]) -> SignedE
         return publish(
             session, ctx, ctx.clock(), Chain.game(number), "ruling", lambda _seq: data, envelope
         )
+
+
+@dataclass(frozen=True)
+class Open:
+    """A proposed ruling nobody has settled yet, as the game page lists it."""
+
+    seq: int
+    at: str
+    rule: str
+    decision: str
+    agreements: list[str]
+
+
+def open_proposals(ctx: ServiceContext, number: int) -> list[Open]:
+    """The game's proposed rulings not yet settled, with the corrections agreed so far."""
+    with reading(ctx.sessions) as session:
+        rulings = _rulings(session, number)
+    settled = {r["data"].get("refers_to") for r in rulings if r["data"]["status"] in SETTLED}
+    found = []
+    for ruling in rulings:
+        data = ruling["data"]
+        if data["status"] != "proposed" or ruling["seq"] in settled:
+            continue
+        agreements = [
+            f"{r['data']['by']}: {r['data']['correction']}"
+            for r in rulings
+            if r["data"]["status"] == "agreement" and r["data"].get("refers_to") == ruling["seq"]
+        ]
+        found.append(
+            Open(
+                ruling["seq"],
+                ruling["at"],
+                str(data.get("rule", "")),
+                str(data.get("decision", "")),
+                agreements,
+            )
+        )
+    return found
 
 
 def decide_proposal(

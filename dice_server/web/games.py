@@ -15,6 +15,8 @@ from dice_server.ledger import SignedEntry
 from dice_server.services.completion import agree_to_annul, finish, offer
 from dice_server.services.game_addresses import my_address
 from dice_server.services.paging import entry_number
+from dice_server.services.proposals import open_proposals
+from dice_server.services.rulings import decide
 from dice_server.services.views import board_svg, game_entry, game_page, games_for
 from dice_server.text import escape_bidi_json
 from dice_server.web.context import service_context
@@ -40,7 +42,20 @@ def game(number: int) -> Page:
         page=page,
         address=my_address(ctx, number, viewer.id),
         offer=offer(ctx, number, viewer.id),
+        proposals=open_proposals(ctx, number),
     )
+
+
+@bp.post("/games/<int:number>/rulings/agree")
+@login_required
+def agree(number: int) -> Page:
+    """A player agrees a correction of a proposed ruling (the same service as the API)."""
+    payload = {
+        "refers_to": request.form.get("refers_to", type=int) or 0,
+        "verdict": "agree",
+        "correction": request.form.get("correction", ""),
+    }
+    return _done(number, lambda: decide(service_context(), me().id, number, payload))
 
 
 @bp.post("/games/<int:number>/finish")

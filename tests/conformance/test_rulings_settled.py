@@ -127,3 +127,26 @@ def test_the_minister_overrides_from_his_dashboard(app: Any, league: League) -> 
     assert answer.status_code == 303
     html = minister.get("/minister").get_data(as_text=True)
     assert "Nothing waits for a decision" in html and "decision recorded as entry #3" in html
+
+
+def test_the_players_agree_a_correction_on_the_game_page(app: Any, league: League) -> None:
+    import re
+
+    from tests.conftest import logged_in
+
+    seq = proposed(league)
+    for n, who in enumerate(("axis", "allies")):
+        player = logged_in(app, league.ctx, f"{who}@example.org")
+        page = player.get(f"/games/{league.game}").get_data(as_text=True)
+        assert "Rulings to settle" in page and PROPOSAL["decision"] in page
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+        assert token is not None
+        answer = player.post(
+            f"/games/{league.game}/rulings/agree",
+            data={"csrf_token": token.group(1), "refers_to": str(seq), "correction": "Re-roll it"},
+        )
+        assert answer.status_code == 303
+        shown = player.get(f"/games/{league.game}").get_data(as_text=True)
+        assert f"Recorded as entry #{seq + 1 + n}" in shown
+    page = logged_in(app, league.ctx, "axis@example.org").get(f"/games/{league.game}")
+    assert "Rulings to settle" not in page.get_data(as_text=True)  # settled: it stands
