@@ -107,6 +107,53 @@ def open_proposals(ctx: ServiceContext, number: int) -> list[Open]:
     return found
 
 
+@dataclass(frozen=True)
+class RulingRoll:
+    """A roll a ruling requires, as the battle roller offers it pre-filled."""
+
+    seq: int
+    index: int
+    label: str
+    form: dict[str, Any]
+
+
+def _form_of(request: dict[str, Any]) -> dict[str, Any]:
+    """The battle roller's fields for a roll request body."""
+    form: dict[str, Any] = {
+        k: request[k] for k in ("battle", "round", "turn", "country") if k in request
+    }
+    for side in ("attacker", "defender"):
+        for listed in request.get(side, []):
+            form[f"{side}_{listed['unit']}"] = listed["count"]
+    return form
+
+
+def ruling_rolls(ctx: ServiceContext, number: int) -> list[RulingRoll]:
+    """The rolls the game's rulings require and nobody has overridden: each ``to_roll``
+    request of a proposed ruling (confirmed, amended or agreed, or still open)."""
+    with reading(ctx.sessions) as session:
+        rulings = _rulings(session, number)
+    overridden = {
+        r["data"].get("refers_to") for r in rulings if r["data"]["status"] == "overridden"
+    }
+    offered = []
+    for ruling in rulings:
+        data = ruling["data"]
+        if data["status"] != "proposed" or ruling["seq"] in overridden:
+            continue
+        for index, request in enumerate(data.get("to_roll") or []):
+            where = request.get("battle", "?")
+            offered.append(
+                RulingRoll(
+                    ruling["seq"],
+                    index,
+                    f"ruling #{ruling['seq']}: {where}, round {request.get('round', '?')}",
+                    _form_of(request),
+                )
+            )
+    return offered
+
+
 def decide_proposal(
     ctx: ServiceContext, who: Who, number: int, decision: dict[str, Any]
 ) -> SignedEntry:

@@ -13,6 +13,7 @@ from flask_login import login_required
 from dice_server.errors import ServiceError
 from dice_server.kinds import WRITTEN, EntryKind
 from dice_server.services.entries import Retry
+from dice_server.services.proposals import RulingRoll, ruling_rolls
 from dice_server.services.rolls import write
 from dice_server.services.views import roller_page
 from dice_server.web import nonces
@@ -37,6 +38,10 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
         # it before anyone fills in the form. Notes still reach an ended game.
         ended = not kind.while_ended and summary.status != "active"
         prefill = page.chosen.form_data(summary.turn) if page.chosen is not None else None
+        required = ruling_rolls(service_context(), number) if kind.name == "roll" else []
+        picked = _picked(required)
+        if picked is not None:
+            prefill = picked.form
         form = form_class(data=prefill) if prefill else form_class()
         status = 200
         if request.method == "POST":
@@ -65,11 +70,21 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
             ended=ended,
             battles=page.battles,
             chosen=page.chosen,
+            required=required,
+            picked=picked,
         ), status
 
     view.__name__ = f"{kind.endpoint}_view"
     guarded: Callable[[int], Page] = login_required(view)
     return guarded
+
+
+def _picked(required: list[RulingRoll]) -> RulingRoll | None:
+    """The ruling's roll chosen on a GET (``?ruling=<seq>&roll=<k>``), if offered."""
+    if request.method != "GET":
+        return None
+    seq, index = request.args.get("ruling", type=int), request.args.get("roll", 0, type=int)
+    return next((r for r in required if (r.seq, r.index) == (seq, index)), None)
 
 
 for _kind in WRITTEN:

@@ -150,3 +150,34 @@ def test_the_players_agree_a_correction_on_the_game_page(app: Any, league: Leagu
         assert f"Recorded as entry #{seq + 1 + n}" in shown
     page = logged_in(app, league.ctx, "axis@example.org").get(f"/games/{league.game}")
     assert "Rulings to settle" not in page.get_data(as_text=True)  # settled: it stands
+
+
+def test_the_roller_offers_the_rolls_a_ruling_requires(app: Any, league: League) -> None:
+    from tests.conftest import logged_in
+
+    roll = {
+        "battle": "West Europe",
+        "round": 2,
+        "turn": 1,
+        "country": "UK",
+        "attacker": [{"unit": "INF", "count": 3}, {"unit": "ARM", "count": 1}],
+        "defender": [{"unit": "INF", "count": 2}],
+    }
+    entry = propose(league.ctx, league.game, {**PROPOSAL, "about": [1, 1], "to_roll": [roll]})
+    assert entry is not None
+    player = logged_in(app, league.ctx, "allies@example.org")
+    page = player.get(f"/games/{league.game}/roll").get_data(as_text=True)
+    assert (
+        "Rolls a ruling requires" in page and f"ruling #{entry.seq}: West Europe, round 2" in page
+    )
+    filled = player.get(f"/games/{league.game}/roll?ruling={entry.seq}&roll=0")
+    html = filled.get_data(as_text=True)
+    assert "Filled in from ruling" in html
+    import re
+
+    field = re.search(r'<input[^>]*name="attacker_INF"[^>]*>', html)
+    assert field is not None and 'value="3"' in field.group()
+    overridden = {"refers_to": entry.seq, "verdict": "override", "reason": "no re-roll"}
+    assert body_of(post(app.test_client(), league, overridden, "minister"))
+    again = player.get(f"/games/{league.game}/roll").get_data(as_text=True)
+    assert "Rolls a ruling requires" not in again
