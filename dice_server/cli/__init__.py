@@ -14,6 +14,7 @@ import click
 from flask import Flask
 
 from dice_server.cli.mail import mail, smtpd
+from dice_server.cli.rulings import ruling
 from dice_server.cli.turns import battle, position, turn
 from dice_server.config import instance_path
 from dice_server.errors import ServiceError
@@ -436,5 +437,5 @@ def game_address(number: int, email: str) -> None:
     click.echo(address_of(_ctx(), number, email))
 
 
-for _group in (turn, position, battle, mail, smtpd):
+for _group in (turn, position, battle, mail, smtpd, ruling):
     main.add_command(_group)

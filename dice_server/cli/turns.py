@@ -146,7 +146,7 @@ def void_battles_line(result: dict[str, Any]) -> str:
     voids (IAAPA Error Correction II), or none; nothing when no position was checked."""
     if "void_battles" not in result:
         return ""
-    names = {b["number"]: b["territory"] for b in result.get("battles", [])}
+    names = {b["number"]: b.get("territory") or "?" for b in result.get("battles", [])}
     void = [f"#{n} {names.get(n, '')}".rstrip() for n in result["void_battles"]]
     return f"Void battles: {', '.join(void) or 'none'}\n"
 

@@ -93,7 +93,7 @@ def battle_state(battle: dict[str, Any]) -> BattleState:
             note = str(pause.get("message") or pause.get("reason"))
     return BattleState(
         number=int(battle["number"]),
-        territory=str(battle["territory"]),
+        territory=str(battle.get("territory") or "(a place not read)"),
         status=str(battle["status"]),
         declared=declared,
         rolls=[int(seq) for seq in battle.get("rolls", [])],

@@ -90,7 +90,7 @@ def orders_of_loss(
     battle then the Association defaults will be used"): the attacker's from his pre-combat
     turn (``precombat``); either side's from a special-orders note sent before the battle's
     first roll (``attacker``: the address of the attacking player)."""
-    where, which = str(battle["territory"]), int(battle["number"])
+    where, which = str(battle.get("territory") or ""), int(battle["number"])
     orders: dict[str, list[str]] = {}
     if found := order_of_loss_in(precombat, which, where):
         orders["attacker"] = found
@@ -283,7 +283,7 @@ def current_battles(ctx: ServiceContext, number: int, viewer: Member) -> list[di
     return [
         {
             "number": b.declared["number"],
-            "territory": b.declared["territory"],
+            "territory": b.declared.get("territory"),
             "declared": {s: b.declared.get(s, {}) for s in ("attacker", "defender")},
             "orders_of_loss": b.orders,
             "rolls": [e["seq"] for e in b.rolls],

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,8 @@ from dice_server.services.games import check_participant
 from dice_server.services.members import hash_token
 from dice_server.services.outbox import Envelope, ministers, publish
 from dice_server.services.throttle import admit
+
+log = logging.getLogger(__name__)
 
 MAX_KEY_LENGTH = 200
 
@@ -175,6 +178,39 @@ def record(
     refusal rolls the
     transaction back: nothing written, no seq consumed.
     """
+    entry, fresh = _record(
+        ctx, who, number, kind, build, needs_dice, retry, check, cc_ministers, also
+    )
+    if fresh:
+        _looked_at(ctx, number, entry)
+    return entry
+
+
+def _looked_at(ctx: ServiceContext, number: int, entry: SignedEntry) -> None:
+    """Have the rules engine look at the game when a new entry may hold an error it rules
+    on (dice_server.services.proposals), after the entry is committed."""
+    from dice_server.services.proposals import propose_for, worth_a_look
+
+    try:
+        if worth_a_look(entry.kind, json.loads(entry.body)["data"]):
+            propose_for(ctx, number)
+    except Exception:  # the entry is recorded: a failure here must not say otherwise
+        log.exception("rulings: proposing after entry %s of game %s failed", entry.seq, number)
+
+
+def _record(
+    ctx: ServiceContext,
+    who: Who,
+    number: int,
+    kind: str,
+    build: Builder,
+    needs_dice: bool,
+    retry: Retry | None,
+    check: Callable[[Session, Actor], None] | None,
+    cc_ministers: bool,
+    also: Also | None,
+) -> tuple[SignedEntry, bool]:
+    """:func:`record`'s transaction: the entry and whether it is new (not a retry's)."""
     try:
         with writing(ctx.sessions) as session:
             game = ledger.lock_game(session, number)
@@ -186,7 +222,7 @@ def record(
             if retry is not None:
                 earlier = _earlier(session, actor, retry)
                 if earlier is not None:
-                    return earlier
+                    return earlier, False
             if not actor.confirmed:
                 raise Forbidden("confirm your address before using the dice server")
             check_participant(number, {game.axis_id, game.allies_id, game.mentor_id}, actor)
@@ -225,7 +261,7 @@ def record(
                         "seq": entry.seq,
                     },
                 )
-            return entry
+            return entry, True
     except IntegrityError:
         raise Conflict(
             "Idempotency-Key is in use by another request at this moment: retry with the same key",

@@ -12,6 +12,7 @@ signed ``ruling`` entry naming the proposal; once settled, a proposal takes no m
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,8 @@ from dice_server.services import ServiceContext
 from dice_server.services.entries import Actor, Who, record
 from dice_server.services.games import locked_game, recipients
 from dice_server.services.outbox import Envelope, ministers, publish
+
+log = logging.getLogger(__name__)
 
 MINISTER_VERDICTS = {"confirm": "confirmed", "amend": "amended", "override": "overridden"}
 SETTLED = frozenset({"confirmed", "amended", "overridden", "agreed"})
@@ -46,24 +49,27 @@ def _words(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def _same_error(proposed: dict[str, Any], ruling: dict[str, Any]) -> bool:
+    """The same rule on the same erroneous entry (the first of ``about``): the entries a
+    later ruling adds (a recognition, the next turn) do not make it another error."""
+    first = (proposed.get("about") or [None])[0], (ruling.get("about") or [None])[0]
+    return proposed.get("rule") == ruling.get("rule") and first[0] == first[1]
+
+
 def propose(ctx: ServiceContext, number: int, ruling: dict[str, Any]) -> SignedEntry | None:
     """Record what the guidelines give for an error the engine found (``ruling`` as
     ``adjudicator.rulings.Ruling.json()`` writes it), mailed to the players, the mentor and
-    the ministers; None when the same ruling was proposed before (same rule, same
-    entries)."""
+    the ministers; None when the same error was ruled on before (:func:`_same_error`)."""
     with writing(ctx.sessions) as session:
         game = locked_game(session, number)
         for earlier in _rulings(session, number):
             data = earlier["data"]
-            if (
-                data.get("status") == "proposed"
-                and data.get("rule") == ruling.get("rule")
-                and data.get("about") == ruling.get("about")
-            ):
+            if data.get("status") == "proposed" and _same_error(data, ruling):
                 return None
         envelope = recipients(game)
         envelope = Envelope.each_once(envelope.to, (*envelope.cc, *ministers(session)))
-        data = {"status": "proposed", **ruling}
+        # The ledger's canonical JSON has no nulls: a field without a value is left out.
+        data = {"status": "proposed", **{k: v for k, v in ruling.items() if v is not None}}
         return publish(
             session, ctx, ctx.clock(), Chain.game(number), "ruling", lambda _seq: data, envelope
         )
@@ -152,6 +158,41 @@ def ruling_rolls(ctx: ServiceContext, number: int) -> list[RulingRoll]:
                 )
             )
     return offered
+
+
+def propose_for(ctx: ServiceContext, number: int) -> list[SignedEntry]:
+    """Run the rules engine (:func:`adjudicator.rulings.rule_ledger`) over the game's ledger
+    and propose every ruling it finds that was not proposed before. Called after an entry
+    that may hold an error (a roll or turn with findings, an error recognition); an engine
+    failure is logged and proposes nothing (the entry stands recorded)."""
+    from adjudicator.rulings import rule_ledger
+
+    with reading(ctx.sessions) as session:
+        bodies = [
+            json.loads(body)
+            for body in session.execute(
+                select(LedgerEntry.body)
+                .where(LedgerEntry.game_number == number)
+                .order_by(LedgerEntry.seq)
+            ).scalars()
+        ]
+    try:
+        found = rule_ledger(bodies)
+    except Exception:  # the engine must never cost a player his entry
+        log.exception("rulings: the engine failed on game %s", number)
+        return []
+    made = (propose(ctx, number, ruling.json()) for ruling in found)
+    return [entry for entry in made if entry is not None]
+
+
+def worth_a_look(kind: str, data: dict[str, Any]) -> bool:
+    """Whether an entry may hold an error the engine rules on: a roll the service found at
+    odds with its declaration, a turn with errors, an error recognised."""
+    if kind == "note":
+        return data.get("topic") == "error-recognition"
+    if kind == "submission":
+        return any(f.get("severity") == "error" for f in data.get("findings", []))
+    return bool(data.get("findings"))
 
 
 def decide_proposal(

@@ -11,6 +11,7 @@ import mailbox
 import smtplib
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -265,7 +266,6 @@ def test_mail_from_the_service_itself_is_never_answered(ctx: ServiceContext, lea
     [
         ("Special orders", "OOL for battle #1: INF, ARM, FTR\n", "special-orders"),
         ("Retreat", "Retreat from Karelia to Russia\n", "retreat"),
-        ("Forfeit request, game 1", "Three weeks without a turn.\n", "forfeit-request"),
         (
             "Re: USSR 1",
             "Error recognition: battle #2 listed 1 FTR too many.\n",
@@ -283,6 +283,32 @@ def test_other_messages_are_notes_of_their_topic(
     entry = entries(ctx, league.game)[-1]
     assert (entry["kind"], entry["data"]["topic"]) == ("note", topic)
     assert entry["data"]["text"].strip() == body.strip()
+
+
+def test_a_forfeit_request_by_mail_is_read_as_one_and_held_to_the_5_days(
+    ctx: ServiceContext, league: League
+):
+    raw = message(
+        "axis@example.org",
+        address(ctx, league, "axis"),
+        "Three weeks without a turn.\n",
+        subject="Forfeit request, game 1",
+    )
+    got = inbox.receive(ctx, raw, channel="ingest")
+    assert got.status == "refused" and "within 5 days" in (got.reason or "")
+    [answer] = queued(ctx)
+    assert "within 5 days" in text_of(answer)
+    later = replace(ctx, clock=lambda: ctx.clock() + timedelta(days=6))
+    again = message(
+        "axis@example.org",
+        address(ctx, league, "axis"),
+        "Three weeks without a turn.\n",
+        subject="Forfeit request, game 1",
+        message_id="<forfeit-2@players.example>",
+    )
+    assert inbox.receive(later, again, channel="ingest").status == "recorded"
+    entry = entries(ctx, league.game)[-1]
+    assert (entry["kind"], entry["data"]["topic"]) == ("note", "forfeit-request")
 
 
 def test_a_turn_the_service_refuses_is_answered_with_the_reason(
