@@ -74,3 +74,55 @@ def ruling_check(ledger: str, as_json: bool) -> None:
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         click.echo(render_rulings(doc))
+
+
+@ruling.command("decide")
+@click.argument("number", type=int)
+@click.argument("refers_to", type=int)
+@click.option("--minister", required=True, help="The address of the minister deciding.")
+@click.option(
+    "--verdict",
+    required=True,
+    type=click.Choice(["approve", "deny", "confirm", "amend", "override"]),
+    help="approve/deny a forfeit request; confirm/amend/override a proposed ruling.",
+)
+@click.option("--reason", required=True, help="Why: every decision states its reason.")
+@click.option("--conditions", help="A denied forfeit's conditions.")
+@click.option("--deadline-days", type=int, help="A denied forfeit: days allowed to move.")
+@click.option("--decision", help="An amended ruling, in one line.")
+def ruling_decide(
+    number: int,
+    refers_to: int,
+    minister: str,
+    verdict: str,
+    reason: str,
+    conditions: str | None,
+    deadline_days: int | None,
+    decision: str | None,
+) -> None:
+    """Record the Minister of Law's decision on entry REFERS_TO of game NUMBER (the same
+    service as POST /api/v1/games/<n>/rulings); prints the ruling entry's seq."""
+    from dice_server.cli import _ctx, refusals
+    from dice_server.db import reading
+    from dice_server.services.members import member_by_email
+    from dice_server.services.rulings import decide
+
+    payload: dict[str, Any] = {"refers_to": refers_to, "verdict": verdict, "reason": reason}
+    for name, value in (
+        ("conditions", conditions),
+        ("deadline_days", deadline_days),
+        ("decision", decision),
+    ):
+        if value is not None:
+            payload[name] = value
+
+    @refusals
+    def run() -> None:
+        ctx = _ctx()
+        with reading(ctx.sessions) as session:
+            member_id = member_by_email(session, minister, "minister").id
+        entry = decide(ctx, member_id, number, payload)
+        click.echo(f"ruling #{entry.seq} recorded in game {number}", err=True)
+        click.echo(entry.seq)
+
+    run()

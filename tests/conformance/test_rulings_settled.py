@@ -181,3 +181,26 @@ def test_the_roller_offers_the_rolls_a_ruling_requires(app: Any, league: League)
     assert body_of(post(app.test_client(), league, overridden, "minister"))
     again = player.get(f"/games/{league.game}/roll").get_data(as_text=True)
     assert "Rolls a ruling requires" not in again
+
+
+def test_pbem_ruling_decide_is_the_same_decision(app: Any, league: League) -> None:
+    from click.testing import CliRunner
+
+    from dice_server.cli import main
+
+    seq = proposed(league)
+    env = {
+        "PBEM_INSTANCE_PATH": str(app.instance_path),
+        "PBEM_DATABASE_URL": str(app.config["DATABASE_URL"]),
+    }
+    runner = CliRunner(env=env)
+    args = ["ruling", "decide", str(league.game), str(seq), "--verdict", "confirm"]
+    by_player = runner.invoke(main, [*args, "--minister", "axis@example.org", "--reason", "x"])
+    assert by_player.exit_code == 1 and "only the Minister of Law" in by_player.stderr
+    done = runner.invoke(
+        main, [*args, "--minister", "minister@example.org", "--reason", "as proposed"]
+    )
+    assert done.exit_code == 0, done.stderr
+    assert done.stdout.strip() == str(seq + 1)
+    again = runner.invoke(main, [*args, "--minister", "minister@example.org", "--reason", "y"])
+    assert again.exit_code == 1 and "settled" in again.stderr
