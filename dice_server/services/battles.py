@@ -26,14 +26,11 @@ from sqlalchemy.orm import Session
 
 from adjudicator.battle import resolve_json
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
-from adjudicator.names import NameResolutionError, classic_names
 from adjudicator.rolls import battle_document
 from adjudicator.rolls.declared import order_of_loss_in, rolling_errors
+from adjudicator.rulings.record import verdicts as ledger_verdicts
 from adjudicator.turns import (
     BattleOutcome,
-    VerdictError,
-    outcome_from_json,
-    raid_outcome_from_entry,
 )
 from dice_server.db import reading
 from dice_server.errors import NotFound
@@ -166,36 +163,12 @@ def declared_battles(precombat: Body, later: Sequence[Body], attacker: str) -> l
     return out
 
 
-def _raid_place(target: str) -> str | None:
-    try:
-        return classic_names().place(target).label
-    except NameResolutionError:
-        return None
-
-
 def verdicts(precombat: Body, later: Sequence[Body], attacker: str) -> dict[int, BattleOutcome]:
     """Each declared battle's verdict from the recorded dice, by battle number, for the
-    engine to play the turn out (:func:`adjudicator.turns.advance`): battles from their
-    linked rolls, strategic bombing raids from the bombing roll on their target."""
-    found: dict[int, BattleOutcome] = {}
-    for battle in declared_battles(precombat, later, attacker):
-        if battle.result is not None:
-            try:
-                found[int(battle.declared["number"])] = outcome_from_json(battle.result)
-            except VerdictError:
-                continue
-    raids = [b for b in precombat["data"].get("battles", []) if b.get("kind") == "raid"]
-    for raid in raids:
-        for entry in later:
-            if entry["kind"] != "bombing-roll":
-                continue
-            if _raid_place(str(entry["data"].get("target", ""))) == raid["territory"]:
-                try:
-                    found[int(raid["number"])] = raid_outcome_from_entry(entry["data"])
-                except VerdictError:
-                    pass
-                break
-    return found
+    engine to play the turn out (:func:`adjudicator.turns.advance`): the rules engine's own
+    reading (:func:`adjudicator.rulings.record.verdicts`), which the ruling engine plays a
+    game out with, so the service and the rulings never disagree on a battle."""
+    return ledger_verdicts(precombat, later, attacker)
 
 
 # --- linking a roll ----------------------------------------------------------------------------
