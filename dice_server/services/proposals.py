@@ -36,7 +36,8 @@ MINISTER_VERDICTS = {"confirm": "confirmed", "amend": "amended", "override": "ov
 SETTLED = frozenset({"confirmed", "amended", "overridden", "agreed"})
 
 
-def _rulings(session: Session, number: int) -> list[dict[str, Any]]:
+def ruling_bodies(session: Session, number: int) -> list[dict[str, Any]]:
+    """The parsed bodies of the game's ruling entries, in seq order."""
     rows = session.execute(
         select(LedgerEntry.body)
         .where(LedgerEntry.game_number == number, LedgerEntry.kind == "ruling")
@@ -62,7 +63,7 @@ def propose(ctx: ServiceContext, number: int, ruling: dict[str, Any]) -> SignedE
     the ministers; None when the same error was ruled on before (:func:`_same_error`)."""
     with writing(ctx.sessions) as session:
         game = locked_game(session, number)
-        for earlier in _rulings(session, number):
+        for earlier in ruling_bodies(session, number):
             data = earlier["data"]
             if data.get("status") == "proposed" and _same_error(data, ruling):
                 return None
@@ -89,7 +90,7 @@ class Open:
 def open_proposals(ctx: ServiceContext, number: int) -> list[Open]:
     """The game's proposed rulings not yet settled, with the corrections agreed so far."""
     with reading(ctx.sessions) as session:
-        rulings = _rulings(session, number)
+        rulings = ruling_bodies(session, number)
     settled = {r["data"].get("refers_to") for r in rulings if r["data"]["status"] in SETTLED}
     found = []
     for ruling in rulings:
@@ -138,7 +139,7 @@ def ruling_rolls(ctx: ServiceContext, number: int) -> list[RulingRoll]:
     """The rolls the game's rulings require and nobody has overridden: each ``to_roll``
     request of a proposed ruling (confirmed, amended or agreed, or still open)."""
     with reading(ctx.sessions) as session:
-        rulings = _rulings(session, number)
+        rulings = ruling_bodies(session, number)
     overridden = {
         r["data"].get("refers_to") for r in rulings if r["data"]["status"] == "overridden"
     }
@@ -205,7 +206,7 @@ def decide_proposal(
     def check(session: Session, actor: Actor) -> None:
         game = session.get_one(Game, number)
         settles.clear()
-        for ruling in _rulings(session, number):
+        for ruling in ruling_bodies(session, number):
             data = ruling["data"]
             if data.get("refers_to") == proposal and data["status"] in SETTLED:
                 raise Conflict(f"the proposed ruling #{proposal} was settled by #{ruling['seq']}")
@@ -224,7 +225,7 @@ def decide_proposal(
         if "correction" not in decision:
             raise field_error("correction", "say the correction you agree to")
         mine = _words(decision["correction"])
-        for ruling in _rulings(session, number):
+        for ruling in ruling_bodies(session, number):
             data = ruling["data"]
             if data.get("refers_to") != proposal or data["status"] != "agreement":
                 continue

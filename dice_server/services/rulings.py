@@ -26,20 +26,12 @@ from dice_server.services.entries import Actor, Who, record
 from dice_server.services.forfeits import MOVES, entry_time, owing, requester_side
 from dice_server.services.games import end_game, recipients
 from dice_server.services.outbox import Envelope, ministers, publish
+from dice_server.services.proposals import decide_proposal, ruling_bodies
 
 VERDICTS = {"forfeit-request": ("approve", "deny")}
 """What may be decided of each kind of request (by the note topic it was filed under)."""
 MAX_REASON = 4000
 MAX_DAYS = 60
-
-
-def _ruling_bodies(session: Session, number: int) -> list[dict[str, Any]]:
-    rows = session.execute(
-        select(LedgerEntry.body)
-        .where(LedgerEntry.game_number == number, LedgerEntry.kind == "ruling")
-        .order_by(LedgerEntry.seq)
-    ).scalars()
-    return [json.loads(body) for body in rows]
 
 
 def _request(session: Session, number: int, seq: int) -> dict[str, Any]:
@@ -93,8 +85,6 @@ def decide(ctx: ServiceContext, who: Who, number: int, payload: Any) -> SignedEn
     agreement to a correction of a proposed ruling. Returns the ruling entry written."""
     decision = read_decision(payload)
     if _referred(ctx, number, decision["refers_to"]) == "proposed":
-        from dice_server.services.proposals import decide_proposal
-
         return decide_proposal(ctx, who, number, decision)
     return _decide_forfeit(ctx, who, number, decision)
 
@@ -118,7 +108,7 @@ def _decide_forfeit(
             )
         if decision["verdict"] not in VERDICTS[topic]:
             raise field_error("verdict", f"decide a {topic} with {' or '.join(VERDICTS[topic])}")
-        for ruling in _ruling_bodies(session, number):
+        for ruling in ruling_bodies(session, number):
             if ruling["data"].get("refers_to") == decision["refers_to"]:
                 raise Conflict(
                     f"entry {decision['refers_to']} was decided by ruling #{ruling['seq']}"
@@ -182,7 +172,7 @@ def missed_deadlines(ctx: ServiceContext) -> list[SignedEntry]:
     reported = []
     for number, ruling in due:
         with writing(ctx.sessions) as session:
-            decided = {r["data"].get("refers_to") for r in _ruling_bodies(session, number)}
+            decided = {r["data"].get("refers_to") for r in ruling_bodies(session, number)}
             if ruling["seq"] not in decided:
                 reported.append(_report_missed(session, ctx, now, number, ruling))
     return reported
@@ -207,7 +197,7 @@ def _report_missed(
 
 def _unmet(session: Session, number: int, now: datetime) -> list[dict[str, Any]]:
     """The denied forfeits of a game whose deadline passed without a turn from the player."""
-    rulings = _ruling_bodies(session, number)
+    rulings = ruling_bodies(session, number)
     reported = {
         r["data"].get("refers_to") for r in rulings if r["data"]["status"] == "deadline-missed"
     }
