@@ -13,7 +13,10 @@ league's rules name and rules on it:
   right: ghost and forgotten AA guns and support shots, too few, too many and wrong units,
   with exactly which dice stand and which are dropped, what to roll now and from which round
   the battle is re-rolled (and, when only the defending territory was declared, wrong
-  defenders on the first roll as a rolling error);
+  defenders on the first roll as a rolling error); a battle re-fought after a CDE, against
+  the correct units (:mod:`.refights`); rolls made while no pre-combat turn is in force,
+  the first round taken as declared and the later ones weighed against the survivors
+  (:mod:`.undeclared`);
 - a round rolled through the pause owed to the defender (:mod:`.pauses`), with the rule's
   three options when following the order of loss may have changed the outcome;
 - tech rolls (Section IV), discrepancies (V) and typographical errors (VI) from the
@@ -39,6 +42,7 @@ from adjudicator.rulings.record import read_record
 from adjudicator.rulings.rolling import Correctable, review_battle
 from adjudicator.rulings.shapes import LedgerFormatError, check_body
 from adjudicator.rulings.timing import timed
+from adjudicator.rulings.undeclared import unrecorded_rulings
 
 DOCUMENT_VERSION = 1
 
@@ -77,6 +81,7 @@ def rule_ledger(bodies: Sequence[Mapping[str, Any]]) -> list[Ruling]:
         items += cdes
         plain += standing
         items += undeclared_rulings(turn)
+        items += unrecorded_rulings(record, turn)
         for battle in record.battles(turn):
             if battle.number in void or not battle.rolls:
                 continue

@@ -19,7 +19,8 @@ Not a CDE, and ruled so when the battle is rolled: a declared place with nothing
 place where the intent is clear ("then no CDE can be called").
 
 A roll made after an ``error-recognition`` note for the battle is the battle fought again
-with the correct units, and is not void.
+with the correct units, and is not void: it is weighed against them, rolling errors and all
+(:mod:`.refights`).
 """
 
 from __future__ import annotations
@@ -41,8 +42,10 @@ from adjudicator.rulings.model import (
     Ruling,
     join_rules,
 )
+from adjudicator.rulings.pauses import pause_rulings
 from adjudicator.rulings.record import Body, DeclaredBattle, GameRecord, LedgerTurn
-from adjudicator.rulings.rolling import Correctable
+from adjudicator.rulings.refights import corrected_battle, declared_units
+from adjudicator.rulings.rolling import BattleReview, Correctable, ReviewTerms, review_battle
 
 CODE_RULES: Mapping[str, str] = {
     "not-at-origin": CDE_ATTACKERS,
@@ -120,11 +123,14 @@ def cde_rulings(
         errors = [f for f in found if f.get("severity") == "error"]
         if errors:
             void.add(battle.number)
-            ruled = _void(record, battle, errors)
+            ruled, refought = _void(record, turn, battle, errors)
             if battle.rolls:
                 out.append(ruled)
             else:  # nothing rolled, nothing to correct: the time limit has no hold on it
                 standing.append(ruled.ruling)
+            if refought is not None:
+                out += refought.rulings
+                standing += pause_rulings(record, refought)
             continue
         for code, rule in (("intent-clear", CDE_INTENT), ("nothing-to-attack", CDE_TERRITORY)):
             notes = [f for f in found if f.get("code") == code]
@@ -133,9 +139,28 @@ def cde_rulings(
     return out, standing, void
 
 
+def _refought(
+    record: GameRecord, turn: LedgerTurn, battle: DeclaredBattle, rolls: Sequence[Body]
+) -> BattleReview | None:
+    """The battle re-fought with ``rolls``, weighed against the correct units."""
+    correct = corrected_battle(battle, turn.start, tuple(rolls))
+    if not rolls or correct is None:
+        return None
+    units = ", ".join(f"{n} {u}" for u, n in correct.attacker.items()) or "no units"
+    preface = (
+        f"the battle re-fought after the combat declaration error of entry "
+        f"#{battle.submission['seq']}, with the correct units ({units})"
+    )
+    terms = ReviewTerms(preface=preface, declared=declared_units(battle))
+    return review_battle(record, turn, correct, terms)
+
+
 def _void(
-    record: GameRecord, battle: DeclaredBattle, errors: list[Mapping[str, Any]]
-) -> Correctable:
+    record: GameRecord,
+    turn: LedgerTurn,
+    battle: DeclaredBattle,
+    errors: list[Mapping[str, Any]],
+) -> tuple[Correctable, BattleReview | None]:
     precombat = battle.submission
     rules = [CODE_RULES.get(str(f.get("code")), CDE) for f in errors]
     noted = _recognised(record, battle.rolls, precombat)
@@ -145,11 +170,15 @@ def _void(
     options = (RE_ROLL_DEFENDERS if defenders_only else RE_ROLL_ATTACKERS, NOT_FIGHTING)
     said = "; ".join(str(f.get("message", "")) for f in errors)
     rolled = f"; its rolls ({_seqs(void_rolls)}) are void" if void_rolls else ""
+    refought = _refought(record, turn, battle, fought_again)
+    errors_again = {d for c in (refought.rulings if refought else []) for d in c.ruling.dropped}
     again = (
         f"; fought again after the error was recognised (#{noted}): {_seqs(fought_again)}"
         if fought_again
         else ""
     )
+    if errors_again:
+        again += ", its own rolling errors ruled apart"
     decision = (
         f"{battle.label}: a combat declaration error in entry #{precombat['seq']} ({said}): the "
         f"entire battle is null and void and no portion of its results may stand{rolled}{again}"
@@ -161,14 +190,14 @@ def _void(
         about=tuple(sorted(about)),
         rule=join_rules(rules),
         decision=decision,
-        kept=_dice(fought_again),
+        kept=tuple(d for d in _dice(fought_again) if d not in errors_again),
         dropped=_dice(void_rolls),
         void_battles=(battle.label,),
         options=() if fought_again else options,
     )
     error_seq = int(void_rolls[0]["seq"]) if void_rolls else int(precombat["seq"])
     corrected = int(fought_again[0]["seq"]) if fought_again else None
-    return Correctable(ruling, error_seq, corrected, needs_rolls=False)
+    return Correctable(ruling, error_seq, corrected, needs_rolls=False), refought
 
 
 def _stands(battle: DeclaredBattle, rule: str, notes: list[Mapping[str, Any]]) -> Ruling:

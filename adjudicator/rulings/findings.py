@@ -118,15 +118,37 @@ def _declared_in_advance(record: GameRecord, roll: Body, player: str) -> tuple[i
 
 def tech_rulings(record: GameRecord) -> list[Ruling]:
     """A ruling for each weapons-development roll of another number of dice than declared,
-    or costing more than the power had."""
+    or costing more than the power had. A later roll making up the dice a ruling asks for
+    ("the extra dice will be rolled to make up the total purchased") is read into that
+    ruling, not ruled on by itself."""
     out = []
     for turn in record.turns:
+        made_up: set[int] = set()
         for body in turn.entries:
-            if body["kind"] == "tech-roll":
-                ruling = _tech_ruling(record, turn, body)
+            if body["kind"] == "tech-roll" and int(body["seq"]) not in made_up:
+                ruling = _tech_ruling(record, turn, body, made_up)
                 if ruling is not None:
                     out.append(ruling)
     return out
+
+
+def _make_ups(turn: LedgerTurn, roll: Body, missing: int) -> list[Body]:
+    """The later tech rolls of the same power in the turn that make up ``missing`` research
+    dice, each no more than what is still missing, in the order rolled."""
+    found: list[Body] = []
+    for body in turn.entries:
+        if missing <= 0:
+            break
+        if body["kind"] != "tech-roll" or body["seq"] <= roll["seq"]:
+            continue
+        data = body["data"]
+        if data.get("country") != roll["data"].get("country"):
+            continue
+        rolled = int(data.get("rolled", 0))
+        if 0 < rolled <= missing:
+            found.append(body)
+            missing -= rolled
+    return found
 
 
 def _research(body: Body) -> tuple[list[Die], list[int], list[Die]]:
@@ -147,7 +169,9 @@ def _research(body: Body) -> tuple[list[Die], list[int], list[Die]]:
     return research, values, chart
 
 
-def _tech_ruling(record: GameRecord, turn: LedgerTurn, body: Body) -> Ruling | None:
+def _tech_ruling(
+    record: GameRecord, turn: LedgerTurn, body: Body, made_up: set[int]
+) -> Ruling | None:
     data = body["data"]
     seq = int(body["seq"])
     power = power_named(data.get("country"))
@@ -193,6 +217,32 @@ def _tech_ruling(record: GameRecord, turn: LedgerTurn, body: Body) -> Ruling | N
             dropped=tuple(extra + chart),
         )
     missing = declared - rolled
+    decision = f"#{seq}: {country} rolled {rolled} research dice, {declared} {said}"
+    makeups = _make_ups(turn, body, missing)
+    made_up.update(int(m["seq"]) for m in makeups)
+    kept, dropped = list(research), list(chart)
+    for makeup in makeups:
+        more, more_values, more_chart = _research(makeup)
+        kept += more + more_chart
+        values += more_values
+        missing -= len(more)
+    if makeups:
+        which = ", ".join(f"#{m['seq']}" for m in makeups)
+        about = tuple(sorted({*about, *(int(m["seq"]) for m in makeups)}))
+        decision += f"; made up in {which}"
+    if missing <= 0:
+        breakthroughs = values.count(BREAKTHROUGH)
+        own = values[len(research) :].count(BREAKTHROUGH)
+        decision += (
+            f": all {declared} research dice are rolled and stand ({breakthroughs} "
+            f"breakthrough(s)); the chart dice of #{seq} are ignored and re-rolled, one for "
+            f"each of its {values[: len(research)].count(BREAKTHROUGH)} breakthrough(s); "
+            f"those the make-up threw for its own {own} stand, thrown once the correct number "
+            "of tech dice had been rolled"
+        )
+        return Ruling(
+            about=about, rule=TECH, decision=decision, kept=tuple(kept), dropped=tuple(dropped)
+        )
     body_out: dict[str, Any] = {
         "round": int(data.get("round", 1)),
         "turn": int(data.get("turn", 1)),
@@ -200,16 +250,15 @@ def _tech_ruling(record: GameRecord, turn: LedgerTurn, body: Body) -> Ruling | N
         "dice": missing,
         "owned": list(data.get("owned", [])),
     }
-    decision = (
-        f"#{seq}: {country} rolled {rolled} research dice, {declared} {said}: roll the "
-        f"{missing} missing; the chart dice are ignored and re-rolled once all {declared} "
-        "research dice are rolled, one for each breakthrough among them"
+    decision += (
+        f": roll the {missing} missing; the chart dice are ignored and re-rolled once all "
+        f"{declared} research dice are rolled, one for each breakthrough among them"
     )
     return Ruling(
         about=about,
         rule=TECH,
         decision=decision,
-        kept=tuple(research),
-        dropped=tuple(chart),
+        kept=tuple(kept),
+        dropped=tuple(dropped),
         to_roll=(body_out,),
     )

@@ -22,11 +22,15 @@ from adjudicator.units import CHART_ORDER, NO_UNITS, Units, UnitType
 
 def make_up_kind(check: RoundCheck, roll: RollDice, forces: BattleForces) -> str | None:
     """Whether ``roll`` rolls exactly what the round still lacks: ``units`` (the missing
-    units), ``aa`` (the forgotten AA shots) or ``support`` (the forgotten support shots)."""
+    units), ``first`` (the missing first-strike shots, thrown with the subs-first option),
+    ``aa`` (the forgotten AA shots) or ``support`` (the forgotten support shots)."""
     main, aa = roll.of(MAIN), roll.of(AA)
     bombard, first = roll.of(BOMBARD), roll.of(FIRST_STRIKE)
     if first:
-        return None
+        subs = all(g.side == ATTACKER and g.unit == "SUB" for g in first)
+        exact = sum(len(g.dice) for g in first) == check.missing_first
+        whole = len(first) == len(roll.groups)
+        return "first" if check.missing_first and subs and exact and whole else None
     if check.missing_units and main and not aa and not bombard:
         supplied: dict[str, dict[UnitType, int]] = {}
         for g in main:
@@ -98,6 +102,15 @@ def absorb(check: RoundCheck, kind: str, roll: RollDice) -> Units:
                 p.text += f" (rolled in {where})"
         return NO_UNITS
     dice = [t for g in roll.groups for t in g.dice]
+    if kind == "first":
+        check.missing_first = 0
+        kept.subs.extend(dice)
+        for p in check.problems:
+            if p.rule == TOO_FEW and p.side == ATTACKER and "first strike" in p.text:
+                p.text += (
+                    f" (rolled in {where}: {dice_text(dice)}, read as this round's first strike)"
+                )
+        return NO_UNITS
     if kind == "aa":
         check.missing_aa = {}
         hits = sum(1 for t in dice if t.value <= AA_HITS_ON)

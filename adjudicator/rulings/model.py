@@ -34,6 +34,8 @@ CDE_DEFENDERS = f"{CDE}, Defending units"
 CDE_INTENT = f"{CDE}, Intent is clear"
 CDE_TERRITORY = f"{CDE}, Declared territory"
 CDE_TERRITORY_ONLY = f"{CDE}, Only the defending territory listed"
+CDE_NO_ADDED_UNITS = f"{CDE}, No units may be added"
+""""He may not add additional attacking units to the battle" (a battle re-fought)."""
 
 ROLLING = "Error Correction III"
 AA_GUNS = f"{ROLLING}, AA Guns"

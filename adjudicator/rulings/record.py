@@ -63,10 +63,14 @@ class DeclaredBattle:
     defender: Mapping[str, int] | None
     """The defenders as the turn lists them; None when it lists only the territory."""
     rolls: tuple[Body, ...]
+    name: str | None = None
+    """How a ruling names a battle no pre-combat turn declares (else from the declaration)."""
 
     @property
     def label(self) -> str:
         """``USSR 1 #2 East Europe``: the battle as a ruling names it."""
+        if self.name is not None:
+            return self.name
         data = self.submission["data"]
         return f"{data['power']} {data['round']} #{self.number} {self.territory}"
 

@@ -32,18 +32,30 @@ from adjudicator.rulings.dice import (
     take_round,
 )
 from adjudicator.rulings.forces import BattleForces, battle_forces
-from adjudicator.rulings.makeups import absorb, make_up_kind, missing_listing
+from adjudicator.rulings.makeups import absorb, make_up_kind
 from adjudicator.rulings.model import (
-    AA_GUNS,
-    BB_SUPPORT,
     CDE_TERRITORY_ONLY,
+    TOO_FEW,
+    TOO_MANY,
+    WRONG_UNITS,
     Die,
     Ruling,
     join_rules,
 )
 from adjudicator.rulings.record import Body, DeclaredBattle, GameRecord, LedgerTurn, orders_in_force
-from adjudicator.rulings.rounds import RoundCheck, RoundKept, check_round, relabel_wrong_units
-from adjudicator.units import NO_UNITS, Side, Units
+from adjudicator.rulings.refights import rule_added_units
+from adjudicator.rulings.requests import still_to_roll
+from adjudicator.rulings.rounds import (
+    RoundCheck,
+    RoundKept,
+    check_round,
+    firing_units,
+    relabel_wrong_units,
+    rolled_units,
+)
+from adjudicator.units import NO_UNITS, Side, Units, UnitType
+
+U = UnitType
 
 
 @dataclass(frozen=True)
@@ -56,6 +68,25 @@ class Correctable:
     corrected_seq: int | None
     needs_rolls: bool = False
     """The correction is a roll (else the ruling's own reading of the dice corrects it)."""
+
+
+@dataclass(frozen=True)
+class ReviewTerms:
+    """How a battle's rolls are weighed when the declaration alone does not say it.
+
+    ``declared``: a battle re-fought after a CDE, weighed against the correct units; these
+    are the units the void declaration listed, and rolling more of a type than it listed
+    is adding units ("He may not add additional attacking units to the battle", Error
+    Correction II). ``first_round_as_declared``: no pre-combat turn was recorded, so the
+    forces are the first round's own; only what the dice alone show is ruled. ``preface``
+    opens every ruling's decision."""
+
+    preface: str = ""
+    declared: Units | None = None
+    first_round_as_declared: bool = False
+
+
+NO_TERMS = ReviewTerms()
 
 
 @dataclass
@@ -77,33 +108,6 @@ def play(forces: BattleForces, played: Sequence[RoundKept], removed: Units) -> B
     return resolve(read.setup, read.rounds)
 
 
-def request(
-    forces: BattleForces,
-    number: int,
-    attacker: list[dict[str, Any]],
-    defender: list[dict[str, Any]],
-    comment: str,
-    options: Sequence[str] = (),
-) -> dict[str, Any]:
-    """A battle roll request body, as ``POST /api/v1/games/<n>/rolls`` takes it."""
-    data = forces.battle.submission["data"]
-    chosen = set(options)
-    if attacker:
-        chosen |= set(forces.options(ATTACKER))
-    if defender:
-        chosen |= set(forces.options(DEFENDER))
-    return {
-        "round": number,
-        "turn": int(data["round"]),
-        "country": str(data["power"]),
-        "battle": forces.battle.territory,
-        "attacker": attacker,
-        "defender": defender,
-        "options": sorted(chosen),
-        "comment": comment,
-    }
-
-
 def _recognised_after(record: GameRecord, seq: int, before: int | None) -> Body | None:
     """The first error-recognition note after entry ``seq`` (and before ``before``)."""
     for body in record.bodies:
@@ -117,17 +121,27 @@ def _recognised_after(record: GameRecord, seq: int, before: int | None) -> Body 
 class _Review:
     """The state of one battle's review while its rounds are weighed."""
 
-    def __init__(self, record: GameRecord, turn: LedgerTurn, battle: DeclaredBattle) -> None:
+    def __init__(
+        self,
+        record: GameRecord,
+        turn: LedgerTurn,
+        battle: DeclaredBattle,
+        terms: ReviewTerms,
+        forces: BattleForces | None,
+    ) -> None:
         self.record = record
         self.battle = battle
+        self.terms = terms
         self.out = BattleReview(battle)
         self.rolls = [read_dice(b) for b in battle.rolls]
-        power = record.attacker_address(turn.power)
-        first = self.rolls[0].seq if self.rolls else None
-        orders = orders_in_force(
-            battle.submission, record.bodies, power, battle.number, battle.territory, first
-        )
-        self.forces = battle_forces(battle, turn.start, orders)
+        if forces is None:
+            power = record.attacker_address(turn.power)
+            first = self.rolls[0].seq if self.rolls else None
+            orders = orders_in_force(
+                battle.submission, record.bodies, power, battle.number, battle.territory, first
+            )
+            forces = battle_forces(battle, turn.start, orders)
+        self.forces = forces
         self.out.forces = self.forces
         self.order = read_battle(self.forces.document([])).setup.order(Side.ATTACKER)
         self.waiting: list[int] = []
@@ -136,6 +150,7 @@ class _Review:
     def run(self) -> BattleReview:
         forces, rolls = self.forces, self.rolls
         attackers, defenders = forces.attacker, forces.defender
+        pool = (attackers, defenders)
         skip: set[int] = set()
         i, number = 0, 1
         while i < len(rolls):
@@ -144,15 +159,26 @@ class _Review:
                 continue
             taken = take_round(rolls, i)
             nxt = i + len(taken)
+            struck = any(r.subs_first for r in taken)
             needs = {
                 side
                 for side, units in ((ATTACKER, attackers), (DEFENDER, defenders))
-                if any(forces.dice_per_unit(side, u) for u, _ in units)
+                if any(
+                    forces.dice_per_unit(side, u)
+                    for u, _ in units
+                    if not (struck and side == ATTACKER and u is U.SUB)
+                )
             }
             if needs - main_sides_of(taken) and nxt >= len(rolls):
                 break  # one side rolled, the other not yet: the round is not over
             check = check_round(forces, number, attackers, defenders, taken, self.order)
+            now = (attackers, defenders)
+            if self.terms.first_round_as_declared and not self._decidable(check, number, now, pool):
+                break  # the dice alone cannot show an error: nothing more is ruled
+            pool = (attackers, defenders)
             made = self._make_ups(check, nxt, skip)
+            if number == 1 and self.terms.declared is not None:
+                rule_added_units(check, self.terms.declared, forces)
             relabel_wrong_units(check)
             goes_on = True
             if not check.missing:
@@ -166,9 +192,9 @@ class _Review:
                 i, number = nxt, number + 1
                 continue
             rest = [k for k in range(nxt, len(rolls)) if k not in skip]
-            reroll = any(p.reroll for p in check.problems) or bool(check.missing_units)
+            reroll = any(p.reroll for p in check.problems) or check.units_short
             if check.missing:  # still to roll: nothing after it can stand yet
-                pending = not check.missing_units
+                pending = not check.units_short
                 self.waiting = [rolls[k].seq for k in rest] if pending else []
                 self._rule(check, number, [] if pending else rest, None, None, pending)
                 break
@@ -196,6 +222,38 @@ class _Review:
         if self.out.played:
             self.out.result = play(forces, self.out.played, self.out.removed)
         return self.out
+
+    def _decidable(
+        self,
+        check: RoundCheck,
+        number: int,
+        now: tuple[Units, Units],
+        before: tuple[Units, Units],
+    ) -> bool:
+        """Without a declaration, whether the round's problems are shown by the dice alone.
+
+        The first round is taken as declared, so a problem in it means its forces were not
+        read right: nothing is ruled. In a later round, a side that rolled as many units as
+        the dice left it (``now``), none of a type beyond what it had before the last round
+        (``before``), may have taken other casualties than the defaults, under an order of
+        loss no turn recorded: that is not shown to be an error either."""
+        if not check.problems and not check.missing:
+            return True
+        if number == 1:
+            self.out.rulings.clear()
+            return False
+        counts = (TOO_FEW, TOO_MANY, WRONG_UNITS)
+        sides = {p.side for p in check.problems if p.side and p.rule in counts}
+        if check.missing_units:
+            sides |= set(check.missing_units)
+        for side in sides:
+            k = 0 if side == ATTACKER else 1
+            rolled = rolled_units(self.forces, side, check.kept.rolls)
+            left = firing_units(self.forces, side, now[k])
+            had = firing_units(self.forces, side, before[k])
+            if rolled.total == left.total and had.contains(rolled):
+                return False
+        return True
 
     def _make_ups(self, check: RoundCheck, start: int, skip: set[int]) -> list[int]:
         """Absorb the rolls after the round that roll exactly what it lacks."""
@@ -226,56 +284,10 @@ class _Review:
         to_roll: list[dict[str, Any]] = []
         texts = [p.text for p in check.problems]
         rules = [p.rule for p in check.problems]
-        if check.missing_aa:
-            listing = missing_listing(check.missing_aa)
-            shots = sum(check.missing_aa.values())
-            to_roll.append(
-                request(
-                    forces,
-                    number,
-                    listing,
-                    [{"unit": "AA", "count": 1}],
-                    f"the {shots} AA shot(s) forgotten in round {number} (Error Correction III)",
-                    ["defenders-only"],
-                )
-            )
-            texts.append(
-                f"AA gun forgotten ({shots} shot(s) not rolled): roll them; if one hits, the "
-                f"last aircraft (and its die) is removed, right to left, and the battle is "
-                f"re-rolled from round {number + 1}; if all miss, the original battle stands"
-            )
-            rules.append(AA_GUNS)
-        if check.missing_support:
-            n = check.missing_support
-            to_roll.append(
-                request(
-                    forces,
-                    number,
-                    [{"unit": "BB", "count": n}],
-                    [],
-                    f"the {n} support shot(s) forgotten in round {number} (Error Correction III)",
-                )
-            )
-            texts.append(
-                f"{n} support shot(s) forgotten: roll them; if one hits, take the extra defending "
-                f"casualty and re-roll the battle from round {number + 1}; if all miss, the "
-                "original battle stands"
-            )
-            rules.append(BB_SUPPORT)
-        if check.missing_units:
-            attacker = missing_listing(check.missing_units.get(ATTACKER, {}))
-            defender = missing_listing(check.missing_units.get(DEFENDER, {}))
-            options = [] if attacker else ["defenders-only"]
-            to_roll.append(
-                request(
-                    forces,
-                    number,
-                    attacker,
-                    defender,
-                    f"the units missing from round {number} (Error Correction III)",
-                    options,
-                )
-            )
+        asked, said, cited = still_to_roll(forces, check, number)
+        to_roll += asked
+        texts += said
+        rules += cited
         if check.missing_units.get(ATTACKER) and all(
             "defenders-only" in r.options for r in check.kept.rolls
         ):
@@ -303,16 +315,19 @@ class _Review:
         if resume is not None:
             seqs.add(int(resume["seq"]))
         entries = ", ".join(f"#{r.seq}" for r in check.kept.rolls)
+        if self.terms.preface:
+            texts.insert(0, self.terms.preface)
         decision = f"{battle.label}, round {number} ({entries}): " + "; ".join(texts)
-        reroll = any(p.reroll for p in check.problems) or bool(check.missing_units)
+        reroll = any(p.reroll for p in check.problems) or check.units_short
         reroll_from = number + 1 if reroll and goes_on else None
         if reroll_from is not None:
             decision += f"; the battle is re-rolled from round {reroll_from}"
         if later:
             which = ", ".join(f"#{self.rolls[k].seq}" for k in later)
             decision += (
-                f" ({'entry' if len(later) == 1 else 'entries'} {which}, rolled before the "
-                f"correction, {'is' if len(later) == 1 else 'are'} dropped)"
+                f" ({'entry' if len(later) == 1 else 'entries'} {which}, rolled "
+                f"{'before the correction' if goes_on else 'after the battle was over'}, "
+                f"{'is' if len(later) == 1 else 'are'} dropped)"
             )
         if pending and self.waiting:
             which = ", ".join(f"#{seq}" for seq in self.waiting)
@@ -331,13 +346,19 @@ class _Review:
         self.out.rulings.append(Correctable(ruling, first, corrected, needs_rolls))
 
 
-def review_battle(record: GameRecord, turn: LedgerTurn, battle: DeclaredBattle) -> BattleReview:
-    """The rulings on a declared battle's rolls (none if its entries cannot be read as one
-    battle)."""
+def review_battle(
+    record: GameRecord,
+    turn: LedgerTurn,
+    battle: DeclaredBattle,
+    terms: ReviewTerms = NO_TERMS,
+    forces: BattleForces | None = None,
+) -> BattleReview:
+    """The rulings on a battle's rolls (none if its entries cannot be read as one battle):
+    against ``forces``, or, by default, the forces its declaration should be rolled with."""
     try:
-        return _Review(record, turn, battle).run()
+        return _Review(record, turn, battle, terms, forces).run()
     except (NotADiceEntry, BattleInputError, ValueError):
         return BattleReview(battle)
 
 
-__all__ = ["BattleReview", "Correctable", "review_battle"]
+__all__ = ["BattleReview", "Correctable", "ReviewTerms", "review_battle"]

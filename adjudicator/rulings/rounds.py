@@ -13,7 +13,8 @@ shots, a first strike, then each side's main roll, unit type by unit type, count
   rolled late, and a hit re-rolls from round 2.
 - Too many units: "start with the first listed die roll and sequentially, from left to right,
   take the correct number of dice".
-- Too few units: "roll for the missing units".
+- Too few units: "roll for the missing units" (submarines short in a first strike are
+  missing first-strike shots, kept apart so they are asked for as a first strike).
 - Wrong Units: "its roll will be ignored and the correct unit will be rolled for".
 
 Dice for aircraft the AA gun shot down in the same roll are no error: the roller throws
@@ -117,11 +118,21 @@ class RoundCheck:
     missing_units: dict[str, dict[UnitType, int]] = field(default_factory=dict)
     missing_aa: dict[UnitType, int] = field(default_factory=dict)
     missing_support: int = 0
+    missing_first: int = 0
+    """Attacking submarines whose first-strike shots were not rolled."""
     wrong_sides: set[str] = field(default_factory=set)
 
     @property
     def missing(self) -> bool:
-        return bool(self.missing_units or self.missing_aa or self.missing_support)
+        return bool(
+            self.missing_units or self.missing_aa or self.missing_support or self.missing_first
+        )
+
+    @property
+    def units_short(self) -> bool:
+        """Units (main dice or first-strike shots) are still to be rolled: Too few units,
+        the battle re-rolled from the next round whatever they throw."""
+        return bool(self.missing_units or self.missing_first)
 
 
 def _listed(rolls: Sequence[RollDice], fire: str, side: str | None = None) -> list[Thrown]:
@@ -176,10 +187,10 @@ def _aa_shots(
     allowed = number == 1 and forces.aa_gun and aircraft > 0
     if shots and not allowed:
         why = (
-            "there is no defending AA gun"
-            if not forces.aa_gun
-            else "an AA gun fires only before round 1"
+            "an AA gun fires only before round 1"
             if number > 1
+            else "there is no defending AA gun"
+            if not forces.aa_gun
             else "no aircraft attack"
         )
         hit = any(t.value <= AA_HITS_ON for t in shots)
@@ -261,6 +272,18 @@ def _first_strike(
     if not shots:
         return False
     subs = attackers.count(U.SUB) if forces.sea else 0
+    if 0 < len(shots) < subs:
+        # Not a main-roll shortfall: the missing shots are first-strike shots, rolled with
+        # the roller's subs-first option (rolling.py asks for exactly those).
+        missing = subs - len(shots)
+        check.missing_first = missing
+        check.kept.subs = shots
+        text = (
+            f"attacker first strike SUB: {_dice(len(shots))}{_where(shots)} for {subs} SUB: "
+            f"{missing} not rolled"
+        )
+        check.problems.append(Problem(TOO_FEW, text, reroll=True, side=ATTACKER))
+        return True
     check.kept.subs = _compare(check, ATTACKER, U.SUB, shots, {subs}, subs, 1, "first strike ")
     return subs > 0
 
@@ -346,3 +369,21 @@ def relabel_wrong_units(check: RoundCheck) -> None:
     for problem in check.problems:
         if problem.rule == TOO_FEW and problem.side in check.wrong_sides:
             problem.rule = WRONG_UNITS
+
+
+def rolled_units(forces: BattleForces, side: str, rolls: Sequence[RollDice]) -> Units:
+    """The units of ``side`` the round's entries threw dice for (a first strike and a
+    main roll of the same submarines count them once)."""
+    main: dict[UnitType, int] = {}
+    for unit, dice in _by_unit(rolls, side).items():
+        per = forces.dice_per_unit(side, unit) or 1
+        main[unit] = -(-len(dice) // per)
+    if side == ATTACKER:
+        struck = len(_listed(rolls, FIRST_STRIKE, ATTACKER))
+        main[U.SUB] = max(main.get(U.SUB, 0), struck)
+    return Units.of({u: n for u, n in main.items() if n})
+
+
+def firing_units(forces: BattleForces, side: str, units: Units) -> Units:
+    """The units of ``side`` that throw dice in a round's main roll."""
+    return units.only(*(u for u, _ in units if forces.dice_per_unit(side, u)))

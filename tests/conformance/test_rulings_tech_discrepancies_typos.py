@@ -156,3 +156,63 @@ class TestReadilyDecipherable:
         ledger.precombat("UK 1 pre-combat\n\nAttack #1 - Med (1 BB)\nGib SZ 1 BB\n")
         ruling = the_ruling(ledger.rulings(), TYPOS)
         assert "not readily decipherable" in ruling.decision and ruling.about == (2,)
+
+
+class TestTechDiceMadeUp:
+    """if too few dice are rolled, the extra dice will be rolled to make up the total
+    purchased. - in both cases, the rolls determining the techs acquired will be ignored and
+    rerolled once the correct number of tech dice have been rolled.
+
+    The ruling on the short roll reads the later roll that makes up the dice it asked for;
+    the make-up is not ruled on by itself (it is short of the declaration only on its own)."""
+
+    def test_the_make_up_absorbs_the_shortfall(self) -> None:
+        """3 dice declared (#2), 1 rolled (#3), the 2 missing rolled (#4): every research
+        die stands, nothing is left to roll; #3's chart die is ignored."""
+        ledger = GameLedger(board(HOME))
+        ledger.note("general", "Research: 3 dice", ALLIES)
+        ledger.tech(1, [6, 2])
+        ledger.tech(2, [3, 4])
+        (ruling,) = ledger.rulings()
+        assert (ruling.rule, ruling.about) == (TECH, (2, 3, 4))
+        assert ruling.kept == (*dice_of(3, 0), *dice_of(4, 0, 1))
+        assert ruling.dropped == dice_of(3, 1)
+        assert ruling.to_roll == ()
+        assert "made up in #4" in ruling.decision
+        assert "all 3 research dice are rolled and stand (1 breakthrough(s))" in ruling.decision
+        assert "the chart dice of #3 are ignored and re-rolled" in ruling.decision
+
+    def test_the_make_ups_chart_dice_stand(self) -> None:
+        """The make-up's own breakthrough (#4 die 1) and its chart die (#4 die 2) were
+        thrown once the correct number of tech dice had been rolled: they stand."""
+        ledger = GameLedger(board(HOME))
+        ledger.note("general", "Research: 3 dice", ALLIES)
+        ledger.tech(1, [2])
+        ledger.tech(2, [3, 6, 4])
+        (ruling,) = ledger.rulings()
+        assert ruling.kept == (*dice_of(3, 0), *dice_of(4, 0, 1, 2))
+        assert ruling.dropped == ()
+
+    def test_a_make_up_still_short_asks_for_the_rest(self) -> None:
+        ledger = GameLedger(board(HOME))
+        ledger.note("general", "Research: 4 dice", ALLIES)
+        ledger.tech(1, [2])
+        ledger.tech(2, [3, 4])
+        (ruling,) = ledger.rulings()
+        assert ruling.about == (2, 3, 4)
+        assert ruling.kept == (*dice_of(3, 0), *dice_of(4, 0, 1))
+        assert ruling.to_roll == (
+            {"round": 1, "turn": 1, "country": "USSR", "dice": 1, "owned": []},
+        )
+        assert "made up in #4: roll the 1 missing" in ruling.decision
+
+    def test_a_later_roll_of_too_many_is_no_make_up(self) -> None:
+        """A later roll of more dice than are missing does not make them up: the short roll
+        still asks for them, and the later one is weighed by itself."""
+        ledger = GameLedger(board(HOME))
+        ledger.note("general", "Research: 2 dice", ALLIES)
+        ledger.tech(1, [2])
+        ledger.tech(3, [3, 4, 5])
+        first, second = ledger.rulings()
+        assert (first.about, first.to_roll[0]["dice"]) == ((2, 3), 1)
+        assert (second.about, second.dropped) == ((2, 4), dice_of(4, 2))

@@ -1,0 +1,80 @@
+"""A battle re-fought after a combat declaration error (IAAPA Error Correction II): "The
+attacker may then elect to re-roll the entire battle with the correct number and type of
+units or he may elect not to fight the battle at all. He may not add additional attacking
+units to the battle."
+
+The correct units are the declared ones the board had: from each origin the declaration
+lists, the units of each type it declared, no more than the origin held at the start of the
+turn. So a unit declared but not there is not rolled again, and a unit not declared is
+never added. The re-fight's rolls are then weighed round by round like any battle's (Error
+Correction III): rolling more of a type than the corrected declaration is too many units,
+and more than the void declaration listed is also adding units, ruled as such.
+
+What the board cannot say is left as declared: which of several battles over-committed
+units go to (each battle is held only to its origins' holdings), and how many units the
+transports could carry (the declared ones held at the origin are taken).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from adjudicator.notation import parse
+from adjudicator.position import Position
+from adjudicator.rulings.dice import ATTACKER
+from adjudicator.rulings.forces import BattleForces
+from adjudicator.rulings.model import CDE_NO_ADDED_UNITS
+from adjudicator.rulings.record import Body, DeclaredBattle, power_named
+from adjudicator.rulings.rounds import Problem, RoundCheck, rolled_units
+from adjudicator.units import Units, UnitType
+
+
+def corrected_battle(
+    battle: DeclaredBattle, start: Position | None, rolls: tuple[Body, ...]
+) -> DeclaredBattle | None:
+    """``battle`` with the correct attacking units, fought with ``rolls``; None when the
+    board or the declaration's origins cannot say what they are."""
+    power = power_named(battle.submission["data"].get("power"))
+    if start is None or power is None:
+        return None
+    turn = parse(str(battle.submission["data"].get("text", "")))
+    declared = next((b for b in turn.battles if b.number == battle.number), None)
+    if declared is None or not declared.origins:
+        return None
+    counts: dict[str, int] = {}
+    for origin in declared.origins:
+        if origin.place is None:
+            return None
+        held = start.units_of(origin.place, power)
+        for unit, n in origin.units:
+            take = min(n, held.count(unit))
+            if take:
+                counts[unit.value] = counts.get(unit.value, 0) + take
+    return replace(battle, attacker=counts, rolls=rolls)
+
+
+def declared_units(battle: DeclaredBattle) -> Units:
+    """The attacking units the declaration listed."""
+    counts: dict[UnitType, int] = {}
+    for name, n in battle.attacker.items():
+        try:
+            counts[UnitType(str(name).upper())] = int(n)
+        except ValueError:
+            continue
+    return Units.of(counts)
+
+
+def rule_added_units(check: RoundCheck, declared: Units, forces: BattleForces) -> None:
+    """The re-fight's first round: each attacking type rolled beyond what the void
+    declaration listed is units added, which the rule forbids; its extra dice are already
+    dropped as too many or wrong units."""
+    rolled = rolled_units(forces, ATTACKER, check.kept.rolls)
+    added = [(unit, n) for unit, n in rolled if n > declared.count(unit)]
+    for unit, n in reversed(added):
+        listed = declared.count(unit)
+        text = (
+            f"{n} {unit.value} rolled in the battle re-fought, {listed} declared: he may not "
+            "add additional attacking units to the battle; the dice of the units added are "
+            "ignored"
+        )
+        check.problems.insert(0, Problem(CDE_NO_ADDED_UNITS, text, reroll=True, side=ATTACKER))
