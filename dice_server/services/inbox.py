@@ -7,16 +7,17 @@
    it has none): a re-delivery of the same message finds the first and is not processed
    again. A crash after the spool leaves the message ``spooled``: :func:`process_pending`
    (run when the receiver starts and by the scheduler) processes it then.
-2. **Route and authenticate.** A message counts only when it reached a player's personal
-   game address (:mod:`dice_server.mail.addresses`) and its From is that player's confirmed
-   address. Anything else is kept in quarantine with the reason; nothing is recorded under
+2. **Route and authenticate** (:mod:`dice_server.services.inbox_rules`). A message counts
+   only when it reached a player's personal game address (:mod:`dice_server.mail.addresses`)
+   and its From is that player's confirmed address. Anything else is kept in quarantine with the reason; nothing is recorded under
    anyone's name. When a player's own address was named by someone else, the player is told;
    the sender gets one neutral answer at most.
 3. **Read and record.** The engine decides what the text is
    (:func:`adjudicator.notation.messages.read_message`): a turn is a submission
    (:func:`dice_server.services.turns.submit_read`), anything else a note of the matching
    topic (:func:`dice_server.services.notes.send_note`). The entry is written with the
-   message's key as its retry key, so processing the same message twice records it once.
+   message's spool id as its retry key, so processing the same message twice records it
+   once.
 4. **Answer.** The sender gets a receipt threaded on his message (or the clear reason it
    was refused), through the outbox in the same transaction that marks the message done.
 
@@ -29,48 +30,33 @@ import hashlib
 import json
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
-from email.utils import parseaddr
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
-from adjudicator.notation.messages import read_message
 from dice_server.db import reading, writing
-from dice_server.errors import NotFound, ServiceError
-from dice_server.ledger import SignedEntry
-from dice_server.mail.addresses import GameRecipient, read_address
+from dice_server.errors import NotFound
 from dice_server.mail.inbound import Inbound
 from dice_server.mail.inbound import read_message as decode
-from dice_server.models import Game, InboundMessage, Member
-from dice_server.services import ServiceContext, TxtLookup
-from dice_server.services.entries import Retry, fingerprint
-from dice_server.services.game_addresses import address_key, masked, owner_of
-from dice_server.services.mail_answers import (
-    Letter,
-    answer,
-    answered_before,
-    neutral,
-    receipt_text,
-    refusal_text,
-    warning_to_owner,
+from dice_server.models import InboundMessage
+from dice_server.services import ServiceContext
+from dice_server.services.inbox_rules import (
+    IGNORED,
+    QUARANTINED,
+    RECORDED,
+    REFUSED,
+    SPOOLED,
+    Fresh,
+    decide,
+    mark,
 )
-from dice_server.services.outbox import Envelope, enqueue
 
 KEPT_OF_OVERSIZE = 64 * 1024
 """What is kept of a message over ``MAIL_MAX_BYTES`` (quarantined; the SMTP receiver
 refuses one at DATA)."""
 MAX_KEY = 255
-
-SPOOLED, RECORDED, REFUSED, QUARANTINED, IGNORED = (
-    "spooled",
-    "recorded",
-    "refused",
-    "quarantined",
-    "ignored",
-)
 
 
 # --- receiving ------------------------------------------------------------------------------
@@ -90,14 +76,6 @@ class Received:
     fresh: Fresh | None = field(default=None, compare=False, repr=False)
     """A message just spooled, as it was stored and decoded: processing it at once need
     neither read it back nor decode it again."""
-
-
-@dataclass(frozen=True)
-class Fresh:
-    raw: bytes
-    envelope_from: str | None
-    envelope_to: list[str]
-    inbound: Inbound
 
 
 def message_key(raw: bytes, inbound: Inbound) -> str:
@@ -227,20 +205,6 @@ def process_pending(ctx: ServiceContext, limit: int = 100) -> list[Received]:
     return done
 
 
-@dataclass(frozen=True)
-class _Verdict:
-    """What processing decided, to be written with any answers in one transaction."""
-
-    status: str
-    reason: str | None = None
-    game: int | None = None
-    member_id: int | None = None
-    seq: int | None = None
-    answers: tuple[Letter, ...] = ()
-    done: bool = False
-    """Already written, with the entry (see :func:`_record`)."""
-
-
 def process(ctx: ServiceContext, inbound_id: int, fresh: Fresh | None = None) -> Received:
     """Decide, record and answer one spooled message (a no-op once it is done). A message
     recorded is marked done, and its receipt queued, in the entry's own transaction."""
@@ -254,217 +218,19 @@ def process(ctx: ServiceContext, inbound_id: int, fresh: Fresh | None = None) ->
             fresh = Fresh(
                 row.raw, row.envelope_from, json.loads(row.envelope_to or "[]"), decode(row.raw)
             )
-    verdict = _decide(ctx, inbound_id, fresh)
+    verdict = decide(ctx, inbound_id, fresh)
     if verdict.done:
         return Received(inbound_id, verdict.status, verdict.reason, verdict.game, verdict.seq)
     with writing(ctx.sessions) as session:
         row = session.get(InboundMessage, inbound_id)
         assert row is not None
         if row.status == SPOOLED:  # not processed meanwhile by another receiver
-            _mark(session, ctx, row, verdict)
+            mark(session, ctx, row, verdict)
         return _received(row)
 
 
 def _received(row: InboundMessage) -> Received:
     return Received(row.id, row.status, row.reason, row.game_number, row.entry_seq)
-
-
-def _mark(session: Session, ctx: ServiceContext, row: InboundMessage, verdict: _Verdict) -> None:
-    """Write what became of a message, and queue its answers (a neutral answer only to a
-    sender who never had one)."""
-    now = ctx.clock()
-    row.status, row.reason, row.processed_at = verdict.status, verdict.reason, now
-    row.game_number, row.member_id, row.entry_seq = verdict.game, verdict.member_id, verdict.seq
-    answers = [a for a in verdict.answers if not answered_before(session, a)]
-    for letter in answers:
-        enqueue(session, now, letter.message_id, Envelope((letter.to,)), raw=letter.raw)
-    if answers:
-        row.answer_id = answers[0].message_id
-
-
-def _loop_risk(ctx: ServiceContext, inbound: Inbound, envelope_from: str | None) -> str | None:
-    """Why answering this message could start a mail loop, or None."""
-    if envelope_from == "":
-        return "a bounce (empty return path): never answered"
-    if inbound.bounce:
-        return "a bounce (delivery status notification): never answered"
-    if inbound.auto_submitted:
-        return "an automatic message (auto-reply or list mail): never answered"
-    own = parseaddr(ctx.mail_from)[1].casefold()
-    sender = (inbound.sender or "").casefold()
-    if sender and (sender == own or sender.rpartition("@")[2] == ctx.mail_domain.casefold()):
-        return "sent by this service itself: never answered"
-    return None
-
-
-def _decide(ctx: ServiceContext, inbound_id: int, fresh: Fresh) -> _Verdict:
-    inbound, envelope_to = fresh.inbound, fresh.envelope_to
-    loop = _loop_risk(ctx, inbound, fresh.envelope_from)
-    if loop is not None:
-        return _Verdict(IGNORED, loop)
-    targets = [
-        found
-        for found in (read_address(a, ctx.mail_domain) for a in envelope_to or inbound.recipients)
-        if found is not None
-    ]
-    if not targets:
-        return _quarantine(ctx, inbound_id, inbound, "not sent to a game address of this service")
-    personal = [t for t in targets if t.secret is not None]
-    if not personal:
-        return _quarantine(
-            ctx,
-            inbound_id,
-            inbound,
-            f"sent to the bare address {targets[0].address}: a player writes from his own "
-            "address to his personal game address (the Reply-To of his game's mail)",
-            game=targets[0].game,
-        )
-    with reading(ctx.sessions) as session:
-        target = personal[0]
-        game = session.get(Game, target.game)
-        if game is None:
-            return _quarantine(ctx, inbound_id, inbound, f"there is no game {target.game}")
-        owner = owner_of(session, target)
-        if owner is None or owner.game_number != target.game:
-            return _quarantine(
-                ctx,
-                inbound_id,
-                inbound,
-                f"{masked(target)} is no player's address in game {target.game}",
-                game=target.game,
-            )
-        member = session.get(Member, owner.member_id)
-        assert member is not None
-        member_id, member_email, confirmed = member.id, member.email, member.confirmed
-        member_key = member.email_key
-    sender_key = address_key(inbound.sender)
-    if sender_key is None or sender_key != member_key:
-        told = warning_to_owner(ctx, inbound_id, inbound, member_email, target)
-        return _quarantine(
-            ctx,
-            inbound_id,
-            inbound,
-            f"From {inbound.sender or '(none)'} is not the player whose address "
-            f"{masked(target)} this is",
-            game=target.game,
-            extra=(told,),
-        )
-    if ctx.inbound.require_dkim:
-        failed = dkim_failure(fresh.raw, inbound.sender or "", ctx.inbound.dns)
-        if failed is not None:
-            return _quarantine(ctx, inbound_id, inbound, failed, game=target.game)
-    if not confirmed:
-        return _quarantine(
-            ctx,
-            inbound_id,
-            inbound,
-            f"{member_email} has not confirmed his address",
-            game=target.game,
-        )
-    return _record(ctx, inbound_id, inbound, target, member_id, member_email)
-
-
-def dkim_failure(raw: bytes, sender: str, dns: TxtLookup | None) -> str | None:
-    """Why the message's DKIM signature does not vouch for its From domain, or None when
-    it does: the first signature must verify, and its domain (d=) must be the From
-    domain or a parent of it."""
-    import dkim
-
-    checker = dkim.DKIM(raw)
-    try:
-        verified = checker.verify(dnsfunc=dns) if dns is not None else checker.verify()
-    except Exception as exc:  # dkimpy raises many kinds on a broken signature or DNS
-        return f"DKIM could not be checked: {exc}"
-    if not verified:
-        return "no DKIM signature, or it does not verify"
-    signer = (checker.domain or b"").decode("ascii", "replace").lower().rstrip(".")
-    domain = sender.rpartition("@")[2].lower().rstrip(".")
-    if not signer or not (domain == signer or domain.endswith("." + signer)):
-        return f"DKIM signed by {signer or '(nobody)'}, not by the From domain {domain}"
-    return None
-
-
-def _record(
-    ctx: ServiceContext,
-    inbound_id: int,
-    inbound: Inbound,
-    target: GameRecipient,
-    member_id: int,
-    member_email: str,
-) -> _Verdict:
-    """Record the message as what the engine reads it to be, under the player's name: the
-    entry, the message marked recorded and its receipt queued, in one transaction."""
-    from dice_server.services.notes import send_note
-    from dice_server.services.turns import MAX_TURN, submit_read
-
-    text = inbound.text
-    reading_ = read_message(inbound.subject, text)
-    key = f"mail:{inbound_id}"  # one spooled message, one entry, however often processed
-    written: list[_Verdict] = []
-
-    def also(session: Session, entry: SignedEntry) -> None:
-        receipt = answer(
-            ctx,
-            inbound_id,
-            inbound,
-            target,
-            member_email,
-            receipt_text(ctx, entry, reading_, inbound),
-        )
-        verdict = _Verdict(RECORDED, None, target.game, member_id, entry.seq, (receipt,))
-        row = session.get(InboundMessage, inbound_id)
-        assert row is not None
-        _mark(session, ctx, row, verdict)
-        written.append(replace(verdict, done=True))
-
-    try:
-        if reading_.is_turn:
-            if len(text) > MAX_TURN:
-                raise ServiceError(f"the turn is {len(text):,} characters, over {MAX_TURN:,}")
-            retry = Retry(key, fingerprint("MAIL", f"turn/{target.game}", {"text": text}))
-            entry, _report = submit_read(
-                ctx, member_id, target.game, text, reading_.turn, retry=retry, also=also
-            )
-        else:
-            payload = {"topic": reading_.kind, "text": _note_text(inbound)}
-            retry = Retry(key, fingerprint("MAIL", f"note/{target.game}", payload))
-            entry = send_note(ctx, member_id, target.game, payload, retry=retry, also=also)
-    except ServiceError as exc:
-        refused = answer(
-            ctx, inbound_id, inbound, target, member_email, refusal_text(str(exc), target.game)
-        )
-        return _Verdict(REFUSED, str(exc), target.game, member_id, answers=(refused,))
-    if written:
-        return written[0]
-    # A retry found the entry recorded before (by another receiver, or before a crash):
-    # mark the message and send its receipt now.
-    receipt = answer(
-        ctx, inbound_id, inbound, target, member_email, receipt_text(ctx, entry, reading_, inbound)
-    )
-    return _Verdict(RECORDED, None, target.game, member_id, entry.seq, answers=(receipt,))
-
-
-def _note_text(inbound: Inbound) -> str:
-    from dice_server.kinds.note import MAX_NOTE
-
-    text = inbound.text.strip() or inbound.subject or "(an empty message)"
-    return text[:MAX_NOTE]
-
-
-def _quarantine(
-    ctx: ServiceContext,
-    inbound_id: int,
-    inbound: Inbound,
-    reason: str,
-    *,
-    game: int | None = None,
-    extra: tuple[Letter, ...] = (),
-) -> _Verdict:
-    """Keep the message aside; the sender (if answerable) gets one neutral answer."""
-    answers = list(extra)
-    if inbound.sender:
-        answers.append(neutral(ctx, inbound_id, inbound))
-    return _Verdict(QUARANTINED, reason, game, answers=tuple(answers))
 
 
 # --- reading the inbox ------------------------------------------------------------------------

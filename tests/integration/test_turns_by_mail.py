@@ -25,7 +25,7 @@ from sqlalchemy import select
 from dice_server.cli import main
 from dice_server.mail.delivery import deliver_due
 from dice_server.models import GameAddress, InboundMessage, LedgerEntry, OutboxMessage
-from dice_server.services import InboundPolicy, ServiceContext, inbox
+from dice_server.services import InboundPolicy, ServiceContext, inbox, inbox_rules
 from dice_server.services.game_addresses import address_of
 from dice_server.services.games import end_game
 from dice_server.smtpd import controller
@@ -161,7 +161,7 @@ def test_a_crash_while_recording_leaves_the_message_to_finish_once(
     def crash(*_args: Any, **_kwargs: Any) -> None:
         raise RuntimeError("the process died")
 
-    monkeypatch.setattr(inbox, "enqueue", crash)
+    monkeypatch.setattr(inbox_rules, "enqueue", crash)
     assert inbox.process_pending(ctx) == []  # the crash is logged, not raised
     assert len(entries(ctx, league.game)) == 1  # nothing recorded ...
     with ctx.sessions() as session:
@@ -183,7 +183,7 @@ def test_a_message_that_keeps_failing_is_set_aside(
     def crash(*_args: Any, **_kwargs: Any) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(inbox, "_decide", crash)
+    monkeypatch.setattr(inbox, "decide", crash)
     for _ in range(inbox.MAX_ATTEMPTS):  # the spool's own attempt was the first
         assert inbox.process_pending(ctx) == []  # logged; the others would go on
     [aside] = inbox.quarantine(ctx)
