@@ -9,9 +9,9 @@
    (run when the receiver starts and by the scheduler) processes it then.
 2. **Route and authenticate** (:mod:`dice_server.services.inbox_rules`). A message counts
    only when it reached a player's personal game address (:mod:`dice_server.mail.addresses`)
-   and its From is that player's confirmed address. Anything else is kept in quarantine with the reason; nothing is recorded under
-   anyone's name. When a player's own address was named by someone else, the player is told;
-   the sender gets one neutral answer at most.
+   and its From is that player's confirmed address. Anything else is kept in quarantine
+   with the reason; nothing is recorded under anyone's name. When a player's own address was
+   named by someone else, the player is told; the sender gets one neutral answer at most.
 3. **Read and record.** The engine decides what the text is
    (:func:`adjudicator.notation.messages.read_message`): a turn is a submission
    (:func:`dice_server.services.turns.submit_read`), anything else a note of the matching
