@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import signal
+from collections.abc import Callable, Sized
 from datetime import UTC
 from pathlib import Path
 from types import FrameType
@@ -21,6 +22,7 @@ from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
 
 from dice_server.mail.delivery import Courier, deliver_due
+from dice_server.services import ServiceContext
 
 log = logging.getLogger(__name__)
 
@@ -47,34 +49,32 @@ def outbox_job() -> None:
         log.info("outbox: %d sent, %d failed", len(report.sent), len(report.failed))
 
 
+def _run(name: str, work: Callable[[ServiceContext], Sized], did: str) -> None:
+    """Run one service job in the scheduler; a busy or absent database waits for the next
+    run (nothing is lost: the job finds the same work again)."""
+    if _courier is None:
+        raise RuntimeError(f"the {name} job runs only inside `pbem scheduler`")
+    try:
+        done = work(_courier.ctx)
+    except SQLAlchemyError as exc:
+        log.warning("%s: the database did not answer (%s); trying again next run", name, exc)
+        return
+    if len(done):
+        log.info("%s: %d %s", name, len(done), did)
+
+
 def inbox_job() -> None:
     """Process mail left spooled (the receiver crashed, or the database was busy)."""
-    if _courier is None:
-        raise RuntimeError("the inbox job runs only inside `pbem scheduler`")
     from dice_server.services.inbox import process_pending
 
-    try:
-        done = process_pending(_courier.ctx)
-    except SQLAlchemyError as exc:
-        log.warning("inbox: the database did not answer (%s); trying again next run", exc)
-        return
-    if done:
-        log.info("inbox: %d spooled message(s) processed", len(done))
+    _run("inbox", process_pending, "spooled message(s) processed")
 
 
 def deadlines_job() -> None:
     """Report to the Minister of Law every deadline he set that has passed unmet."""
-    if _courier is None:
-        raise RuntimeError("the deadlines job runs only inside `pbem scheduler`")
     from dice_server.services.rulings import missed_deadlines
 
-    try:
-        reported = missed_deadlines(_courier.ctx)
-    except SQLAlchemyError as exc:
-        log.warning("deadlines: the database did not answer (%s); trying again next run", exc)
-        return
-    if reported:
-        log.info("deadlines: %d missed deadline(s) reported", len(reported))
+    _run("deadlines", missed_deadlines, "missed deadline(s) reported")
 
 
 def build(app: Flask) -> BlockingScheduler:
