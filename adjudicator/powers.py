@@ -36,10 +36,9 @@ class Power(FastEnum):
         """The player's name in TripleA game files."""
         return _TRIPLEA[self]
 
-    @property
-    def alliance(self) -> Alliance:
-        """The alliance the power belongs to."""
-        return Alliance.AXIS if self in (Power.GERMANY, Power.JAPAN) else Alliance.ALLIES
+    alliance: Alliance
+    """The alliance the power belongs to (set on each member below: a plain attribute, as the
+    checks ask for it at every unit they weigh)."""
 
     @classmethod
     def from_triplea(cls, name: str) -> Power:
@@ -57,6 +56,9 @@ _TRIPLEA = {
     Power.JAPAN: "Japanese",
     Power.USA: "Americans",
 }
+
+for _power in Power:
+    _power.alliance = Alliance.AXIS if _power in (Power.GERMANY, Power.JAPAN) else Alliance.ALLIES
 
 TURN_ORDER: tuple[Power, ...] = tuple(sorted(Power, key=lambda p: p.value))
 """Powers in the order they move within a round."""

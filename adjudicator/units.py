@@ -14,6 +14,7 @@ a turn's orders, a position and a battle all count units with it.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -262,7 +263,7 @@ class Units:
             return self
         if not self.counts:
             return other
-        return Units.of((*self.counts, *other.counts))
+        return tally((*self.counts, *other.counts))
 
     __add__ = plus
 
@@ -291,13 +292,44 @@ class Units:
 
     def label(self) -> str:
         """The units as players write them: "3 INF, 1 ARM, 2 FTR" ("none" if empty)."""
-        return ", ".join(f"{n} {unit.value}" for unit, n in self.counts) or "none"
+        return ", ".join([f"{n} {_ABBREVIATIONS[unit]}" for unit, n in self.counts]) or "none"
 
     __str__ = label
 
 
 NO_UNITS = Units()
 """No units at all."""
+
+_CHART = tuple(UnitType)
+_RANK = {unit: rank for rank, unit in enumerate(_CHART)}
+"""Each unit type's place in :data:`CHART_ORDER` (a plain dict: members hash by identity)."""
+_COUNT = operator.itemgetter(1)
+
+
+def tally(pairs: Iterable[tuple[UnitType, int]]) -> Units:
+    """``Units.of(pairs)`` for counts that are never negative (read from a line, or taken
+    from other :class:`Units`), as the parser and the checks do thousands of times a turn:
+    pairs already in the chart's order, each type once ("8 INF, 1 ARM, 2 FTR"), are taken as
+    they are; others are summed in the chart's order by position rather than sorted."""
+    listed = pairs if isinstance(pairs, (list, tuple)) else list(pairs)
+    rank = _RANK
+    last = -1
+    for unit, count in listed:
+        at = rank[unit]
+        if at <= last or not count:
+            break
+        last = at
+    else:
+        return Units(tuple(listed))
+    slots = [0] * len(_CHART)
+    for unit, count in listed:
+        slots[rank[unit]] += count
+    return Units(tuple(filter(_COUNT, zip(_CHART, slots, strict=True))))
+
+
+_ABBREVIATIONS = {unit: unit.value for unit in UnitType}
+"""Each unit type's abbreviation (``unit.value``, looked up without the enum's descriptor:
+messages name units thousands of times)."""
 
 
 class Technology(FastEnum):

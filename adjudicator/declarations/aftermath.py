@@ -91,6 +91,18 @@ class Expectation:
             return set(self.spans[space])
         return {u for u, _ in self.base.get(space, NO_UNITS).counts}
 
+    def space_bounds(self, space: str) -> dict[UnitType, tuple[int, int | None]]:
+        """The bounds on every type the orders say anything about in ``space`` (any other
+        type: none there, ``(0, 0)``), found at once for a space weighed type by type."""
+        per_space = self.spans.get(space)
+        if per_space is None:
+            found: dict[UnitType, tuple[int, int | None]] = {}
+            for unit, count in self.base.get(space, NO_UNITS).counts:
+                lo, hi = self._start(unit, count)
+                found[unit] = (lo or 0, hi)
+            return found
+        return {unit: (span[0] or 0, span[1]) for unit, span in per_space.items()}
+
     def bounds(self, space: str, unit: UnitType) -> tuple[int, int | None]:
         """The bounds on ``unit`` in ``space``."""
         per_space = self.spans.get(space)

@@ -22,15 +22,18 @@ from adjudicator.declarations.plan import Plan, Site
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import BattleKind
 from adjudicator.position.model import CARGO
-from adjudicator.units import Units, UnitType
+from adjudicator.units import CHART_ORDER, Units, UnitType
 
 U = UnitType
 LAND_DEFENDERS = frozenset({U.INF, U.ARM, U.FTR, U.BMB})
 """The units that fight when defending land: a listing must count them exactly."""
 SEA_DEFENDERS = frozenset({U.TRN, U.SUB, U.AC, U.BB, U.FTR})
 """The units that fight when defending a sea zone (fighters aboard carriers included)."""
-_CHART = tuple(UnitType)
-"""The unit types in the chart's order, as a tuple (iterating the enum is slower)."""
+_RAID_LISTING = (frozenset({U.AA}), frozenset(UnitType) - {U.AA})
+_SEA_LISTING = (SEA_DEFENDERS, CARGO)
+_LAND_LISTING_WITH_PLANES = (LAND_DEFENDERS | {U.AA}, frozenset({U.IC}))
+_LAND_LISTING = (LAND_DEFENDERS, frozenset({U.AA, U.IC}))
+"""What :func:`must_list` gives for each kind of battle, made once."""
 
 
 def must_list(
@@ -39,22 +42,10 @@ def must_list(
     """The unit types a defender listing must give exactly, and those it may leave out (but
     never over-count)."""
     if kind is BattleKind.RAID:
-        return frozenset({U.AA}), frozenset(UnitType) - {U.AA}
+        return _RAID_LISTING
     if is_sea:
-        return SEA_DEFENDERS, CARGO
-    aa = frozenset({U.AA})
-    if air_attacks:
-        return LAND_DEFENDERS | aa, frozenset({U.IC})
-    return LAND_DEFENDERS, aa | {U.IC}
-
-
-def _by_identity(units: Units) -> dict[int, int]:
-    """``units``' counts keyed by the unit type's identity (what :meth:`Units.count` finds,
-    without hashing the enum member in Python for every type of the chart)."""
-    counts: dict[int, int] = {}
-    for unit, n in units.counts:
-        counts.setdefault(id(unit), n)
-    return counts
+        return _SEA_LISTING
+    return _LAND_LISTING_WITH_PLANES if air_attacks else _LAND_LISTING
 
 
 def mismatches(
@@ -65,11 +56,10 @@ def mismatches(
         return []
     exact, _ = must_list(kind, is_sea, air_attacks)
     wrong = []
-    said_by = _by_identity(listed)
-    there_by = _by_identity(present)
-    for unit in _CHART:
-        key = id(unit)
-        said, there = said_by.get(key, 0), there_by.get(key, 0)
+    said_by = dict(listed.counts)
+    there_by = dict(present.counts)
+    for unit in sorted(said_by.keys() | there_by.keys(), key=CHART_ORDER.__getitem__):
+        said, there = said_by.get(unit, 0), there_by.get(unit, 0)
         if said != there and (unit in exact or said > there):
             wrong.append(f"{said} {unit.value} listed, {there} there")
     return wrong

@@ -26,7 +26,7 @@ from types import MappingProxyType
 from adjudicator.declarations.aftermath import STAY, Expectation, expect
 from adjudicator.declarations.findings import Code, warning_finding
 from adjudicator.diagnostics import Diagnostic, Rule
-from adjudicator.notation.model import Turn, tally
+from adjudicator.notation.model import Turn
 from adjudicator.position.model import Position, PositionError, check, copied
 from adjudicator.powers import Power
 from adjudicator.units import (
@@ -36,6 +36,7 @@ from adjudicator.units import (
     Technology,
     Units,
     UnitType,
+    tally,
     unit_profile,
 )
 
@@ -52,6 +53,10 @@ class PostCombat:
     power: Power
     position: Position
     findings: tuple[Diagnostic, ...]
+
+
+_NONE_THERE = (0, 0)
+"""The bounds on a type the orders say nothing about in a space."""
 
 
 def _could_stay(listed: Units, start: Units) -> bool:
@@ -126,18 +131,18 @@ class Reconciler:
     def _space(self, space: str, listed: Units | None, has_map: bool, omitted: list[str]) -> Units:
         """The mover's units in one space, type by type, and the findings about it."""
         exp = self.exp
-        said_all = dict(listed.counts) if listed is not None else {}
+        bounds = exp.space_bounds(space)
+        if not has_map:  # the orders alone: each type at the most they leave
+            return tally([(unit, lo if hi is None else hi) for unit, (lo, hi) in bounds.items()])
+        said_all: dict[UnitType, int] = dict(listed.counts) if listed is not None else {}
         counts: dict[UnitType, int] = {}
         overruled: list[tuple[UnitType, int, int, list[int]]] = []
         standing: list[tuple[UnitType, int, int, int | None]] = []
         excess: list[tuple[UnitType, int, int, int | None]] = []
         left_out = False
-        for unit in exp.types(space) | set(said_all):
-            lo, hi = exp.bounds(space, unit)
+        for unit in bounds.keys() | said_all.keys():
+            lo, hi = bounds.get(unit, _NONE_THERE)
             estimate = hi if hi is not None else lo
-            if not has_map:
-                counts[unit] = estimate
-                continue
             moves = exp.moves.get((space, unit), [])
             if listed is None:
                 counts[unit] = estimate

@@ -69,6 +69,7 @@ class LandingCheck:
     def flights(self) -> list[Flight]:
         """Every group of planes, with the moves it has left once at its battle."""
         flights = []
+        counts = self.position.unit_counts(self.power)
         for sortie in self.plan.sorties:
             place = sortie.place
             if place is None or place not in self.movement.board.territories:
@@ -76,7 +77,7 @@ class LandingCheck:
             raid = sortie.site.battle.kind is BattleKind.RAID
             for unit in (UnitType.BMB,) if raid else (UnitType.FTR, UnitType.BMB):
                 planes = sortie.fighting.count(unit)
-                if not planes or not self.position.units_of(place, self.power).count(unit):
+                if not planes or not counts.get((place, unit)):
                     continue  # not there: an origin finding says so
                 reach = air_range(unit, self.techs)
                 out = self.geometry.air(place, sortie.site.space)

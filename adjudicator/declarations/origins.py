@@ -56,12 +56,13 @@ class OriginCheck:
         self.position = movement.position
         self.power = plan.power
         self.found: list[Diagnostic] = []
+        self.counts = self.position.unit_counts(self.power)
         self.units: dict[tuple[str, UnitType], list[Demand]] = defaultdict(list)
         self.named: dict[tuple[str, UnitType], int] = defaultdict(int)
 
     def have(self, place: str, unit: UnitType) -> int:
         """How many ``unit`` the attacker has in ``place`` at the start of the turn."""
-        return self.position.units_of(place, self.power).count(unit)
+        return self.counts.get((place, unit), 0)
 
     def run(self) -> list[Diagnostic]:
         """Every finding about origins, in the order of the lines."""

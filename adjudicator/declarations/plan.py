@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.declarations.geometry import Movement
-from adjudicator.notation.model import Battle, BattleKind, Origin, tally
+from adjudicator.notation.model import Battle, BattleKind, Origin
 from adjudicator.position.model import CARGO, cargo_slots
 from adjudicator.powers import Power
-from adjudicator.units import Units, UnitType
+from adjudicator.units import Units, UnitType, tally
 
 _CARGO = tuple(CARGO)
 """CARGO as a tuple: membership by identity, with no enum hashing (a hot test)."""

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 from adjudicator.notation.mailtext import Line
-from adjudicator.notation.reading import WORD, Reader, Token, has_digit, tokenize
+from adjudicator.notation.reading import Reader
 from adjudicator.notation.sections import Section, header
+from adjudicator.notation.tokens import WORD, Token, has_digit, tokenize
 
 _PROSE_END = re.compile(r"[?!]\s*$|[.]\s*$")
 NAME_FAILURES = frozenset({"unknown-name", "ambiguous-name"})
@@ -25,15 +26,23 @@ _ORDER_MARK = re.compile(
 )
 """What only orders hold: a number, "$", "#", an arrow, the notation's abbreviations, a
 retreat or withdrawal with its destination."""
+_ORDER_MARK_LOW = re.compile(_ORDER_MARK.pattern)
+""":data:`_ORDER_MARK` for lower-cased ASCII text (every letter of the pattern is lower case):
+what ignoring case finds, several times faster."""
+_ORDER_SIGN = re.compile(r"[\d#$]|->|=>|→")
+""":data:`_ORDER_MARK` without its words: found at once in the lines that have a number."""
+_ORDER_WORDS_HINTS = ("wi", "mt", "ool", "sbr", "retreat", "withdraw")
+"""What the words of :data:`_ORDER_MARK` contain, lower-cased (for ASCII text, where
+lower-casing matches as ignoring case does)."""
 _SENTENCE_END = re.compile(r"[.!?]\s*$")
 
 
 def is_prose(text: str) -> bool:
     """Chat rather than orders: no number, and a sentence or a long line."""
+    if has_digit(text):
+        return False
     words = len(text.split())
-    return not has_digit(text) and (
-        words > 10 or (words > 4 and _PROSE_END.search(text) is not None)
-    )
+    return words > 10 or (words > 4 and _PROSE_END.search(text) is not None)
 
 
 _NAME_WORD = re.compile(r"^[^\W\d_][\w.'’-]*$")
@@ -93,7 +102,7 @@ _BATTLE_NUMBER = re.compile(r"#\s*\d")
 
 def mentions_units(reader: Reader, text: str, toks: list[Token] | None = None) -> bool:
     """True if a line names a unit or a battle number: likely an order, not chat."""
-    if _BATTLE_NUMBER.search(text):
+    if "#" in text and _BATTLE_NUMBER.search(text):
         return True
     for tok in tokenize(text) if toks is None else toks:
         if tok.kind == WORD and len(tok.text) > 1:
@@ -103,12 +112,25 @@ def mentions_units(reader: Reader, text: str, toks: list[Token] | None = None) -
     return False
 
 
+def _order_words(text: str) -> bool:
+    """Whether ``text`` holds the words of :data:`_ORDER_MARK` (WI, MT, OOL, SBR, a retreat
+    or withdrawal with its destination)."""
+    if not text.isascii():
+        return _ORDER_MARK.search(text) is not None
+    low = text.lower()
+    return (
+        any(hint in low for hint in _ORDER_WORDS_HINTS) and _ORDER_MARK_LOW.search(low) is not None
+    )
+
+
 def looks_like_an_order(
     reader: Reader, text: str, section: Section, toks: list[Token] | None = None
 ) -> bool:
     """Whether a line reads as an order rather than chat: a number, "$", "#", an arrow, a
     notation abbreviation (WI, MT, OOL, SBR), a unit named exactly, a retreat or withdrawal
     with its destination, or, in the map update, a short line (a bare place is an entry)."""
-    if _ORDER_MARK.search(text) or mentions_units(reader, text, toks):
+    if _ORDER_SIGN.search(text) is not None or _order_words(text):
+        return True
+    if mentions_units(reader, text, toks):
         return True
     return section is Section.MAP and len(text.split()) <= 3 and _SENTENCE_END.search(text) is None

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 
 from adjudicator.diagnostics import Rule
 from adjudicator.notation.model import Battle, BattleKind, Origin, Total
-from adjudicator.notation.reading import Reader, has_digit, tokenize
+from adjudicator.notation.reading import Reader
 from adjudicator.notation.routes import Route
+from adjudicator.notation.tokens import has_digit, tokenize
 from adjudicator.powers import Power
 from adjudicator.units import Units
 
@@ -36,6 +37,9 @@ BATTLE_HEADER = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 """'Attack #1 - W Europe (10 INF, AA)', '#2 Baltic SZ', 'Battle 3: Finland WI'."""
+BATTLE_HEADER_LOW = re.compile(BATTLE_HEADER.pattern, re.VERBOSE)
+""":data:`BATTLE_HEADER` for lower-cased ASCII text (every letter of the pattern is lower
+case): it matches where the header pattern matches the line, and fails faster."""
 
 _WALK_MARK = re.compile(r"\bWI\b|\bwalk[\s-]?ins?\b|\bMT\b|\bempty\b", re.IGNORECASE)
 _RAID_MARK = re.compile(r"\bSBR\b|\bbombing\s+raid\b|\braid\b", re.IGNORECASE)
@@ -82,6 +86,32 @@ class Draft:
         )
 
 
+def _may_walk(low: str | None) -> bool:
+    """Whether a line (lower-cased, None if not ASCII) may hold a :data:`_WALK_MARK`: the
+    letters every one of them has ("wi", "walk", "mt", "empty"), a cheap test first."""
+    return low is None or "wi" in low or "walk" in low or "mt" in low or "empty" in low
+
+
+def _may_raid(low: str | None) -> bool:
+    """Whether a line (lower-cased, None if not ASCII) may hold a :data:`_RAID_MARK`."""
+    return low is None or "sbr" in low or "raid" in low
+
+
+def _without_marks(text: str) -> str:
+    """``text`` without walk-in, raid and amphibious marks, or a trailing "v." (each pattern
+    tried only if the line holds its letters)."""
+    low = text.lower() if text.isascii() else None
+    if _may_walk(low):
+        text = _WALK_MARK.sub("", text)
+        low = text.lower() if low is not None else None
+    if _may_raid(low):
+        text = _RAID_MARK.sub("", text)
+        low = text.lower() if low is not None else None
+    if low is None or "amphib" in low or "v" in low:
+        text = _NOISE.sub("", text)
+    return text
+
+
 def _defenders(reader: Reader, line: int, text: str) -> tuple[Units | None, bool]:
     """The defenders a header or Total line lists, and whether it says the place is empty."""
     paren = _PAREN.search(text)
@@ -92,8 +122,8 @@ def _defenders(reader: Reader, line: int, text: str) -> tuple[Units | None, bool
     toks = tokenize(inside)
     errors = reader.errors_on(line)
     units, stop, empty = reader.units(line, toks, 0, len(toks), Rule.PRECOMBAT)
-    rest = inside[toks[stop].start :] if stop < len(toks) else ""
-    left = _NOISE.sub("", _RAID_MARK.sub("", _WALK_MARK.sub("", rest)))
+    rest = inside[toks.start(stop) :] if stop < len(toks) else ""
+    left = _without_marks(rest) if rest else rest
     if any(ch.isalnum() for ch in left) and reader.errors_on(line) == errors:
         reader.error(
             line,
@@ -123,13 +153,18 @@ class CombatReader:
         keyword = (match.group("kw") or "").lower()
         rest = match.group("rest")
         kind = BattleKind.BATTLE
-        if keyword.startswith("w") or _WALK_MARK.search(rest):
+        low = rest.lower() if rest.isascii() else None
+        if keyword.startswith("w") or (_may_walk(low) and _WALK_MARK.search(rest)):
             kind = BattleKind.WALK_IN
-        if keyword in ("sbr", "raid") or "bombing" in keyword or _RAID_MARK.search(rest):
+        if (
+            keyword in ("sbr", "raid")
+            or "bombing" in keyword
+            or (_may_raid(low) and _RAID_MARK.search(rest))
+        ):
             kind = BattleKind.RAID
         end = _TERRITORY_END.search(rest)
         written = rest[: end.start()] if end else rest
-        written = _NOISE.sub("", _RAID_MARK.sub("", _WALK_MARK.sub("", written))).strip(" -:")
+        written = _without_marks(written).strip(" -:")
         tail = rest[end.start() :] if end else ""
         territory = None
         if written:

@@ -12,7 +12,8 @@ import re
 
 from adjudicator.diagnostics import Rule
 from adjudicator.notation.model import Purchase, TechResult
-from adjudicator.notation.reading import MONEY, NUM, WORD, Reader, Token, has_digit
+from adjudicator.notation.reading import Reader
+from adjudicator.notation.tokens import MONEY, NUM, WORD, Token, Tokens, has_digit
 from adjudicator.units import Technology, Units
 
 TECH_DIE_COST = 5
@@ -49,7 +50,7 @@ _NOTHING = re.compile(
 _CLAUSE_ENDS = frozenset({",", ";", "(", ")", "[", "]"})
 
 
-def tech(reader: Reader, line: int, toks: list[Token], text: str) -> TechResult | None:
+def tech(reader: Reader, line: int, toks: Tokens, text: str) -> TechResult | None:
     """Tech results: "2 dice: Jet Power", "none", "3 dice (15 IPC), no breakthrough"."""
     if _NO_TECH.search(text) and not _technologies(reader, toks):
         dice = _dice(toks)
@@ -102,7 +103,7 @@ def _dice(toks: list[Token]) -> int | None:
     return None
 
 
-def purchase(reader: Reader, line: int, toks: list[Token], text: str) -> Purchase | None:
+def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | None:
     """A purchase line: "3 INF, 1 ARM, 1 TRN ($22, 2 left)", "none"."""
     units = Units()
     spent: int | None = None

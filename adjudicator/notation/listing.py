@@ -7,31 +7,28 @@ units, leaving the names' resolution (and its diagnostics) to the caller.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from adjudicator.diagnostics import Rule
-from adjudicator.notation.reading import (
-    EMPTY_WORDS,
-    FILLER,
-    MONEY,
-    MULTI_WORD_STARTS,
-    NUM,
-    WORD,
-    Reader,
-    Token,
-)
-from adjudicator.units import Units
+from adjudicator.notation.reading import EMPTY_WORDS, FILLER, MULTI_WORD_STARTS, NOT_UNITS, Reader
+from adjudicator.notation.tokens import MONEY, NUM, WORD, Tokens
+from adjudicator.units import NO_UNITS, Units
 
 
-def span_text(text: str, toks: list[Token], i: int, j: int) -> str:
-    """The raw text of tokens ``i`` to ``j - 1`` (spacing as written)."""
-    return text[toks[i].start : toks[j - 1].end] if j > i else ""
+def span_text(text: str, toks: Tokens, i: int, j: int) -> str:
+    """The raw text of tokens ``i`` to ``j - 1`` of the line ``text`` (spacing as written)."""
+    return toks.span(i, j)
 
 
 HARD_STOPS = frozenset({",", ";", "(", ")", ":", "[", "]"})
 """Punctuation that ends a place name."""
 JOINERS = frozenset({"-", "=", "/", "|", "&", "+"})
 """Punctuation between items ("Ger - 3 INF"), or inside a name ("Anglo-Egypt", "Fin/Nor")."""
+SKIPPED = HARD_STOPS | JOINERS
+"""Punctuation skipped before an item."""
+_ALNUM = re.compile(r"[^\W_]")
+"""A letter or digit (what ``str.isalnum`` finds): a place name has one."""
 
 
 class Item(NamedTuple):
@@ -43,7 +40,7 @@ class Item(NamedTuple):
 
 
 def items(
-    reader: Reader, line: int, text: str, toks: list[Token], i: int, end: int, rule: Rule
+    reader: Reader, line: int, text: str, toks: Tokens, i: int, end: int, rule: Rule
 ) -> tuple[list[Item], int]:
     """The (place, units) items of a segment: "Ger 10 INF, Ukr 2 ARM", "3 INF in Ger".
 
@@ -52,55 +49,62 @@ def items(
     """
     found: list[Item] = []
     pending: str | None = None
-    unit_start = reader.unit_start
-    word_units, empty_word = reader.lookup.word_units, reader.lookup.empty_word
+    lookup = reader.lookup
+    word_units, empty_words = lookup.word_units, lookup.empty_words
+    make = tuple.__new__
     while i < end:
         tok = toks[i]
         written = tok.text
-        if written in HARD_STOPS or written in JOINERS or tok.low == "and":
+        kind = tok.kind
+        if written in SKIPPED or tok.low == "and":
             i += 1
             continue
-        kind = tok.kind
         if kind == MONEY:
             break
-        if kind == WORD and tok.low not in MULTI_WORD_STARTS and written in word_units:
-            starts = word_units[written] is not None  # :meth:`Reader.unit_start`, looked up
+        if kind == WORD:  # :meth:`Reader.unit_start`, inlined
+            if tok.low in MULTI_WORD_STARTS:
+                starts = reader.unit_word(toks, i, end)[0] > 0
+            else:
+                starts = word_units[written] is not None
+        elif kind == NUM:
+            nxt = toks[i + 1] if i + 1 < end else None
+            starts = nxt is not None and nxt.kind == WORD and nxt.low not in NOT_UNITS
+            if not starts:
+                break
         else:
-            starts = unit_start(toks, i, end)
-        if written[0].isdigit() and not starts:
-            break
-        if starts or tok.low in EMPTY_WORDS or (kind == WORD and empty_word(written)):
+            starts = False
+            if written[0].isdigit():
+                break
+        if starts or tok.low in EMPTY_WORDS or (kind == WORD and empty_words[written]):
             errors = reader.errors_on(line)
             units, i, empty = reader.units(line, toks, i, end, rule)
             if reader.errors_on(line) > errors:
                 return found, i
-            if pending is not None:
-                found.append(Item(pending, units, empty))
-                pending = None
-            else:
-                found.append(Item(None, units, empty))
+            found.append(make(Item, (pending, units, empty)))
+            pending = None
             if i < end and toks[i].kind in (NUM, MONEY):
                 return found, i
             continue
+        j = i + 1  # token i is neither a mark nor a count nor the start of units
         while i < end and toks[i].low in FILLER:
             i += 1
-        j = i
+            j = i
         while j < end:
             at = toks[j]
             written = at.text
-            if written in HARD_STOPS or written[0].isdigit() or at.kind == MONEY:
+            kind = at.kind
+            if kind == NUM or kind == MONEY or written in HARD_STOPS or written[0].isdigit():
                 break
-            if (
-                j > i
-                and at.kind == WORD
-                and at.low not in MULTI_WORD_STARTS
-                and written in word_units
-            ):
-                if word_units[written] is not None:  # :meth:`Reader.unit_start`, looked up
+            if kind == WORD:
+                if j > i:
+                    if at.low in MULTI_WORD_STARTS:
+                        if reader.unit_word(toks, j, end)[0] > 0:
+                            break
+                    elif word_units[written] is not None:
+                        break
+                if at.low in EMPTY_WORDS or empty_words[written]:
                     break
-            elif j > i and unit_start(toks, j, end):
-                break
-            if at.low in EMPTY_WORDS or (at.kind == WORD and empty_word(written)):
+            elif at.low in EMPTY_WORDS:
                 break
             j += 1
         while j > i and (toks[j - 1].text in JOINERS or toks[j - 1].text == ":"):
@@ -108,18 +112,19 @@ def items(
         if j == i:
             i += 1
             continue
-        place = text[toks[i].start : toks[j - 1].end]
-        i = j
-        if not any(ch.isalnum() for ch in place):
+        place = toks.span(i, j)
+        if toks[i].kind != WORD and _ALNUM.search(place) is None:
+            i = j
             continue
+        i = j
         if found and found[-1].place_text is None and pending is None:
             last = found.pop()
-            found.append(Item(place, last.units, last.empty))
+            found.append(make(Item, (place, last.units, last.empty)))
         elif pending is not None:
-            found.append(Item(pending, Units()))
+            found.append(make(Item, (pending, NO_UNITS, False)))
             pending = place
         else:
             pending = place
     if pending is not None:
-        found.append(Item(pending, Units()))
+        found.append(make(Item, (pending, NO_UNITS, False)))
     return found, i

@@ -8,6 +8,8 @@ found once and kept, failures included, for every email read with the same table
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import TypeVar
 
 from adjudicator.names import NameResolutionError, Names, Resolution, Term, normalise
 from adjudicator.names.abbreviations import Notation
@@ -19,88 +21,104 @@ CACHE_LIMIT = 20_000
 and every new misspelling is a new key."""
 
 
+_Found = TypeVar("_Found")
+
+
+class WordTable(dict[str, _Found]):
+    """A table of what each written word is, filled the first time a word is asked for:
+    ``table[word]`` is one dictionary look-up once the word has been seen (the readers ask
+    for every token of every line)."""
+
+    def __init__(self, find: Callable[[str], _Found]) -> None:
+        super().__init__()
+        self.find = find
+
+    def __missing__(self, written: str) -> _Found:
+        if len(self) >= CACHE_LIMIT:
+            self.clear()
+        found = self[written] = self.find(written)
+        return found
+
+
 class Lookup:
     """Cached name resolution for one :class:`Names` (the tables never change): what a
-    written word names, found once and kept."""
+    written word names, found once and kept. Each table fills itself (``lookup.places[w]``
+    resolves ``w`` the first time), so a reader may index it directly in a hot loop."""
 
     def __init__(self, names: Names) -> None:
         self.names = names
-        self.places: dict[str, Resolution[str] | NameResolutionError] = {}
-        self.units: dict[str, Resolution[Term] | NameResolutionError] = {}
-        self.exact_units: dict[str, Term | None] = {}
-        self.word_units: dict[str, UnitType | None] = {}
-        self.empty_words: dict[str, bool] = {}
-        self.powers: dict[str, Power | None] = {}
-
-    def _bound(self) -> None:
-        caches = (self.places, self.units, self.exact_units, self.word_units, self.empty_words)
-        for cache in (*caches, self.powers):
-            if len(cache) >= CACHE_LIMIT:
-                cache.clear()
+        self.places: WordTable[Resolution[str] | NameResolutionError] = WordTable(self._place)
+        self.exact_places: WordTable[str | None] = WordTable(self._exact_place)
+        """The place a word names as written (no correction needed), else None."""
+        self.units: WordTable[Resolution[Term] | NameResolutionError] = WordTable(self._unit)
+        self.exact_units: WordTable[Term | None] = WordTable(self._exact_unit)
+        self.word_units: WordTable[UnitType | None] = WordTable(self._word_unit)
+        """What one word names exactly as a unit ("INF", "subs"), else None."""
+        self.empty_words: WordTable[bool] = WordTable(self._empty_word)
+        """Whether one word is the notation for an empty place ("MT")."""
+        self.powers: WordTable[Power | None] = WordTable(self._power)
 
     def place(self, written: str) -> Resolution[str] | NameResolutionError:
-        if written not in self.places:
-            self._bound()
-            try:
-                self.places[written] = self.names.place(written)
-            except NameResolutionError as e:
-                self.places[written] = e
+        """The place ``written`` names, or why it names none."""
         return self.places[written]
 
     def unit(self, written: str) -> Resolution[Term] | NameResolutionError:
-        if written not in self.units:
-            self._bound()
-            try:
-                self.units[written] = self.names.unit(written)
-            except NameResolutionError as e:
-                self.units[written] = e
+        """The unit, technology or notation word ``written`` names, or why it names none."""
         return self.units[written]
 
     def power(self, written: str) -> Power | None:
         """The power ``written`` names, or None if it names none."""
-        try:
-            return self.powers[written]
-        except KeyError:
-            self._bound()
-            try:
-                found: Power | None = self.names.power(written).value
-            except NameResolutionError:
-                found = None
-            self.powers[written] = found
-            return found
+        return self.powers[written]
 
     def word_unit(self, written: str) -> UnitType | None:
         """The unit one word names exactly ("INF", "subs"), else None."""
-        try:
-            return self.word_units[written]
-        except KeyError:
-            term = self.exact_unit(written)
-            unit = self.word_units[written] = term.unit if term is not None else None
-            return unit
+        return self.word_units[written]
 
     def empty_word(self, written: str) -> bool:
         """Whether one word is the notation for an empty place ("MT")."""
-        try:
-            return self.empty_words[written]
-        except KeyError:
-            term = self.exact_unit(written)
-            empty = term is not None and term.notation is Notation.EMPTY
-            self.empty_words[written] = empty
-            return empty
+        return self.empty_words[written]
 
     def exact_unit(self, written: str) -> Term | None:
         """The term ``written`` names exactly (plural allowed), else None: never a guess."""
-        if written not in self.exact_units:
-            self._bound()
-            key = normalise(written)
-            table = self.names.units
-            hit = key in table or (len(key) > 2 and key.endswith("s") and key[:-1] in table)
-            term = None
-            if hit:
-                found = self.unit(written)
-                term = found.value if isinstance(found, Resolution) else None
-            self.exact_units[written] = term
         return self.exact_units[written]
+
+    def _place(self, written: str) -> Resolution[str] | NameResolutionError:
+        try:
+            return self.names.place(written)
+        except NameResolutionError as e:
+            return e
+
+    def _exact_place(self, written: str) -> str | None:
+        found = self.places[written]
+        return found.value if isinstance(found, Resolution) and not found.corrected else None
+
+    def _unit(self, written: str) -> Resolution[Term] | NameResolutionError:
+        try:
+            return self.names.unit(written)
+        except NameResolutionError as e:
+            return e
+
+    def _power(self, written: str) -> Power | None:
+        try:
+            return self.names.power(written).value
+        except NameResolutionError:
+            return None
+
+    def _exact_unit(self, written: str) -> Term | None:
+        key = normalise(written)
+        table = self.names.units
+        if key in table or (len(key) > 2 and key.endswith("s") and key[:-1] in table):
+            found = self.units[written]
+            return found.value if isinstance(found, Resolution) else None
+        return None
+
+    def _word_unit(self, written: str) -> UnitType | None:
+        term = self.exact_units[written]
+        return term.unit if term is not None else None
+
+    def _empty_word(self, written: str) -> bool:
+        term = self.exact_units[written]
+        return term is not None and term.notation is Notation.EMPTY
 
 
 @functools.lru_cache(maxsize=8)

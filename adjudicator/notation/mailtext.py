@@ -9,6 +9,7 @@ email as received, so a diagnostic points at the line the player sees.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -40,8 +41,21 @@ _RARE = re.compile(
 """What any quote intro, quoted line, signature separator or device footer holds: a line
 without it is plain text, read without trying those patterns one by one."""
 _RARE_WORDS = ("wrote", "original", "forwarded", "_" * 10)
-_RARE_STARTS = re.compile(r"^\s*(?:>|on\s|sent from my |get outlook for )|^--", re.MULTILINE)
-""":data:`_RARE` split for a whole (ASCII, lower-cased) email: words anywhere, line starts."""
+_RARE_START = re.compile(r"\s*(?:>|on\s|sent from my |get outlook for )|--")
+_RARE_LATER_START = re.compile(r"\n(?:\s*(?:>|on\s|sent from my |get outlook for )|--)")
+""":data:`_RARE` split for ASCII, lower-cased text: words anywhere, and line starts (at the
+start of the text, or after a line break: a pattern starting with one is found by a fast
+scan, where ``^`` in multi-line mode tries every position)."""
+
+
+def _rare(line: str) -> bool:
+    """Whether a line could be a quote, an intro, a signature separator or a device footer
+    (:data:`_RARE`; for ASCII, lower-casing matches exactly as the pattern's IGNORECASE does,
+    and the words are found without trying the pattern at every position)."""
+    if not line.isascii():
+        return _RARE.search(line) is not None
+    low = line.lower()
+    return any(word in low for word in _RARE_WORDS) or _RARE_START.match(low) is not None
 
 
 def _plain(raw: list[str], cleaned: str) -> bool:
@@ -53,7 +67,7 @@ def _plain(raw: list[str], cleaned: str) -> bool:
     joined = "\n".join(raw).lower()
     if any(word in joined for word in _RARE_WORDS):
         return False
-    return _RARE_STARTS.search(joined) is None
+    return _RARE_START.match(joined) is None and _RARE_LATER_START.search(joined) is None
 
 
 class Line(NamedTuple):
@@ -62,6 +76,10 @@ class Line(NamedTuple):
 
     number: int
     text: str
+
+
+_make_line = functools.partial(tuple.__new__, Line)
+"""A :class:`Line` from a (number, text) pair, made without a Python-level call."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +110,7 @@ def _quoted_note(first: int, last: int) -> Diagnostic:
 def own_text(text: str) -> Body:
     """The sender's own lines of ``text``: headers, quotes and signature removed."""
     cleaned = text.replace("\t", " ").replace("\u00a0", " ")
-    raw = [line.rstrip() for line in cleaned.splitlines()]
+    raw = list(map(str.rstrip, cleaned.splitlines()))
     lines: list[Line] = []
     notes: list[Diagnostic] = []
     subject: Line | None = None
@@ -104,8 +122,7 @@ def own_text(text: str) -> Body:
     while i < len(raw):
         number, line = i + 1, raw[i]
         if plain and not in_headers:
-            make = tuple.__new__
-            lines.extend(make(Line, pair) for pair in enumerate(raw[i:], start=number))
+            lines.extend(map(_make_line, enumerate(raw[i:], start=number)))
             break
         if in_headers and (_HEADER.match(line) or _SUBJECT.match(line)):
             m = _SUBJECT.match(line)
@@ -113,7 +130,7 @@ def own_text(text: str) -> Body:
                 subject = Line(number, m.group(1))
             i += 1
             continue
-        if plain or (quote_from is None and _RARE.search(line) is None):
+        if plain or (quote_from is None and not _rare(line)):
             if line:
                 in_headers = False
             lines.append(Line(number, line))

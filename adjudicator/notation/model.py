@@ -9,27 +9,12 @@ is a :class:`~adjudicator.diagnostics.Diagnostic`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from adjudicator.diagnostics import Diagnostic, Severity
 from adjudicator.fastenum import FastEnum
 from adjudicator.powers import Power
-from adjudicator.units import Technology, Units, UnitType
-
-_CHART = tuple(UnitType)
-"""The unit types in the chart's order (:data:`adjudicator.units.CHART_ORDER`)."""
-
-
-def tally(pairs: Iterable[tuple[UnitType, int]]) -> Units:
-    """``Units.of(pairs)`` for counts that are never negative (read from a line, or taken
-    from other :class:`Units`): summed in the chart's order by position rather than by
-    hashing each type, as the parser and the checks do thousands of times a turn."""
-    slots = [0] * len(_CHART)
-    index = _CHART.index
-    for unit, count in pairs:
-        slots[index(unit)] += count
-    return Units(tuple((_CHART[i], n) for i, n in enumerate(slots) if n))
+from adjudicator.units import Technology, Units, UnitType, tally
 
 
 class TurnKind(FastEnum):

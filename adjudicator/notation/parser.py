@@ -16,8 +16,8 @@ error (IAAPA Error Correction VI: "the correct word must be readily decipherable
 
 from __future__ import annotations
 
+import operator
 import re
-from dataclasses import dataclass, field
 
 from adjudicator.boards import Board, classic
 from adjudicator.diagnostics import Rule, Severity
@@ -46,9 +46,17 @@ from adjudicator.notation.model import (
     Turn,
     TurnKind,
 )
-from adjudicator.notation.reading import Reader, Token, has_digit, tokenize
+from adjudicator.notation.reading import Reader
 from adjudicator.notation.routes import read_route
-from adjudicator.notation.sections import Section, header, is_closer, is_greeting, title
+from adjudicator.notation.sections import (
+    Section,
+    header,
+    is_closer,
+    is_greeting,
+    names_a_kind,
+    title,
+)
+from adjudicator.notation.tokens import Token, has_digit, tokenize
 from adjudicator.powers import Power
 
 _SECTION_RULES = {
@@ -73,31 +81,52 @@ _NO_CHANGE = re.compile(
     re.IGNORECASE,
 )
 """A section said to be empty or unchanged ("Map update: unchanged", "NCM: none")."""
-_SPECIAL_HINTS = ("ool", "loss", "withdraw", "retreat", "casualty")
-"""Every special-order marker contains one of these: a cheap test before the patterns."""
-_SPECIAL_HINT = re.compile("|".join(_SPECIAL_HINTS))
+_NO_CHANGE_LOW = re.compile(_NO_CHANGE.pattern)
+""":data:`_NO_CHANGE` for lower-cased ASCII text (every letter of the pattern is lower case):
+what ignoring case finds, faster."""
+
+
+def _says_no_change(text: str) -> bool:
+    """Whether ``text`` says its section is empty or unchanged (:data:`_NO_CHANGE`)."""
+    if text.isascii():
+        return _NO_CHANGE_LOW.match(text.lower()) is not None
+    return _NO_CHANGE.match(text) is not None
+
+
+def _special_hint(low: str) -> bool:
+    """Whether a lower-cased line holds what every special-order marker contains: a cheap
+    test before the patterns."""
+    return (
+        "ool" in low or "loss" in low or "withdraw" in low or "retreat" in low or "casualty" in low
+    )
+
+
+_LINE = operator.attrgetter("line")
+"""A diagnostic's line: the order a turn lists its diagnostics in."""
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,3})[.)]\s+")
 _COUNT_HINT = re.compile(r"\d\s*(?:terr\w*|t|ipcs?|\$)?\s*[/,;]\s*\$?\s?\d", re.IGNORECASE)
 """What every count holds ("30/$32", "13 territories, 41 IPCs"): a cheap test before the
 count's own pattern."""
+_COUNT_HINT_LOW = re.compile(_COUNT_HINT.pattern)
+""":data:`_COUNT_HINT` for lower-cased ASCII text."""
 
 
-@dataclass
 class _Turn:
     """The orders found so far (mutable while the email is read)."""
 
-    tech: list[TechResult] = field(default_factory=list)
-    purchases: list[Purchase] = field(default_factory=list)
-    results: list[CombatResult] = field(default_factory=list)
-    moves: list[Move] = field(default_factory=list)
-    placements: list[Placement] = field(default_factory=list)
-    map: list[MapEntry] = field(default_factory=list)
-    counts: list[Count] = field(default_factory=list)
-    losses: list[SpecialOrderOfLoss] = field(default_factory=list)
-    withdrawals: list[SubWithdrawal] = field(default_factory=list)
-    retreats: list[Retreat] = field(default_factory=list)
-    power: Power | None = None
-    round: int | None = None
+    def __init__(self) -> None:
+        self.tech: list[TechResult] = []
+        self.purchases: list[Purchase] = []
+        self.results: list[CombatResult] = []
+        self.moves: list[Move] = []
+        self.placements: list[Placement] = []
+        self.map: list[MapEntry] = []
+        self.counts: list[Count] = []
+        self.losses: list[SpecialOrderOfLoss] = []
+        self.withdrawals: list[SubWithdrawal] = []
+        self.retreats: list[Retreat] = []
+        self.power: Power | None = None
+        self.round: int | None = None
 
     def sizes(self) -> tuple[int, ...]:
         """How many orders of each kind were found so far (a point to :meth:`truncate` to)."""
@@ -144,9 +173,9 @@ class TurnParser:
             self._title(body.subject.text, subject=True)
         skip = signature_lines(self.reader, body.lines)
         signing_off = False
-        for line in body.lines:
-            stripped = line.text.strip()
-            if not stripped or line.number in skip:
+        for number, written in body.lines:
+            stripped = written.strip()
+            if not stripped or number in skip:
                 continue
             if self.section is Section.NONE and is_greeting(stripped):
                 continue
@@ -155,7 +184,7 @@ class TurnParser:
                 continue
             if signing_off and not has_digit(stripped) and header(stripped) is None:
                 continue
-            self._line(line.number, line.text)
+            self._line(number, written)
         return self._finish()
 
     def _title(self, text: str, *, subject: bool = False, low: str | None = None) -> bool:
@@ -171,11 +200,17 @@ class TurnParser:
         return True
 
     def _line(self, number: int, text: str) -> None:
-        battle = combat.is_battle_header(text)
+        low = text.lower()
+        plain = text.isascii()  # then the lower-cased line matches as ignoring case does
+        battle = (
+            combat.BATTLE_HEADER.match(text)
+            if not plain or combat.BATTLE_HEADER_LOW.match(low)
+            else None
+        )
         if battle is not None:
             rest = battle.group("rest")
             if self.section is Section.RESULTS or (
-                self.section is not Section.COMBAT and results.RESULT_WORDS.search(rest)
+                self.section is not Section.COMBAT and results.says_result(rest)
             ):
                 n = int(battle.group("n1") or battle.group("n2"))
                 if not self._result(number, rest, n) and self.reader.errors_on(number) == 0:
@@ -189,17 +224,21 @@ class TurnParser:
                 self.section = Section.COMBAT
                 self.combat.header(number, battle)
             return
-        low = text.lower()
         head = header(text, low)
         if head is not None:
-            self._title(text, low=low)
+            if (self.found.power is None or self.found.round is None) and has_digit(text):
+                self._title(text, low=low)  # "G3 Combat moves:"; with no number, no round
             self.section, self.flavour = head.section, head.flavour
             if head.rest.strip():
                 self._line(number, head.rest)
             return
-        if self._count(number, text):
+        if self._count(number, text, low if plain else None):
             return
-        if (self.section is Section.NONE or len(text.split()) <= 6) and self._title(text, low=low):
+        if (
+            names_a_kind(low)
+            and (self.section is Section.NONE or len(text.split()) <= 6)
+            and self._title(text, low=low)
+        ):
             return
         if (
             "total" in low
@@ -207,7 +246,7 @@ class TurnParser:
             and self.combat.total(number, text, in_combat=self.section is Section.COMBAT)
         ):
             return
-        if self.section is not Section.RESULTS and _SPECIAL_HINT.search(low):
+        if self.section is not Section.RESULTS and _special_hint(low):
             mark = self._mark(number, text)
             if self._special(number, text, marked=True):
                 if mark is not None and self._undo_chat(mark, None):
@@ -238,10 +277,11 @@ class TurnParser:
             self.found.truncate(sizes)
         return failed
 
-    def _count(self, number: int, text: str) -> bool:
-        if ("/" not in text and "," not in text and ";" not in text) or _COUNT_HINT.search(
-            text
-        ) is None:
+    def _count(self, number: int, text: str, low: str | None) -> bool:
+        """A count line ("UK 30/$32"); ``low``: the line lower-cased if it is ASCII."""
+        if "/" not in text and "," not in text and ";" not in text:
+            return False
+        if (_COUNT_HINT_LOW.search(low) if low is not None else _COUNT_HINT.search(text)) is None:
             return False
         errors = self.reader.errors_on(number)
         found = postcombat.count(self.reader, number, text)
@@ -254,17 +294,7 @@ class TurnParser:
 
     def _special(self, number: int, text: str, *, marked: bool) -> bool:
         r, found = self.reader, self.found
-        kind = (
-            "loss"
-            if special.LOSS_MARK.search(text)
-            else "withdrawal"
-            if special.WITHDRAW_MARK.search(text)
-            else "retreat"
-            if special.RETREAT_MARK.search(text)
-            else ""
-            if marked
-            else self.flavour or "loss"
-        )
+        kind = special.marked_kind(text) or ("" if marked else self.flavour or "loss")
         if kind == "loss":
             ool = special.order_of_loss(r, number, text)
             found.losses.extend([ool] if ool else [])
@@ -286,7 +316,7 @@ class TurnParser:
     def _in_section(self, number: int, text: str) -> None:
         r, found, section = self.reader, self.found, self.section
         errors = r.errors_on(number)
-        if _NO_CHANGE.match(text) and section not in (Section.TECH, Section.PURCHASES):
+        if section not in (Section.TECH, Section.PURCHASES) and _says_no_change(text):
             return  # "Map update: unchanged"; but "Purchases: none" is a purchase of nothing
         if is_prose(text):
             self._not_read(number, text)
@@ -397,7 +427,7 @@ class TurnParser:
                 "send the turn in the rule book's notation, outside any quoted reply",
                 "no-orders",
             )
-        diagnostics = sorted(self.reader.diagnostics, key=lambda d: d.line)
+        diagnostics = sorted(self.reader.diagnostics, key=_LINE)
         return Turn(
             kind,
             f.power,

@@ -15,8 +15,9 @@ from adjudicator.diagnostics import Rule
 from adjudicator.notation.errors import COUNT_RULE_TEXT
 from adjudicator.notation.listing import items, span_text
 from adjudicator.notation.model import Count, MapEntry, Move, Placement
-from adjudicator.notation.reading import Reader, Token
+from adjudicator.notation.reading import Reader
 from adjudicator.notation.routes import Route
+from adjudicator.notation.tokens import Tokens
 from adjudicator.powers import Power
 from adjudicator.units import Units
 
@@ -94,7 +95,7 @@ def moves(reader: Reader, line: int, route: Route) -> list[Move]:
 
 
 def _places(
-    reader: Reader, line: int, text: str, toks: list[Token], *, need_units: bool
+    reader: Reader, line: int, text: str, toks: Tokens, *, need_units: bool
 ) -> list[tuple[str, Units]]:
     errors = reader.errors_on(line)
     found, stop = items(reader, line, text, toks, 0, len(toks), Rule.POST_COMBAT)
@@ -132,7 +133,7 @@ def _places(
     return places
 
 
-def placements(reader: Reader, line: int, text: str, toks: list[Token]) -> list[Placement]:
+def placements(reader: Reader, line: int, text: str, toks: Tokens) -> list[Placement]:
     """Placement lines: "Ger 3 INF", "1 TRN Baltic SZ", "Ger 2 INF; S Eur 1 ARM"."""
     return [
         Placement(line, place, units)
@@ -140,7 +141,7 @@ def placements(reader: Reader, line: int, text: str, toks: list[Token]) -> list[
     ]
 
 
-def map_entries(reader: Reader, line: int, text: str, toks: list[Token]) -> list[MapEntry]:
+def map_entries(reader: Reader, line: int, text: str, toks: Tokens) -> list[MapEntry]:
     """Map-update lines: "Ger: 10 INF, AA, IC", "Finland Norway (MT)", "Sweden"."""
     return [
         MapEntry(line, place, units)

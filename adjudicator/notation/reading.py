@@ -9,9 +9,7 @@ resolves to nothing, or to several names, is an error. A number is never correct
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
 from adjudicator.names import (
@@ -24,18 +22,10 @@ from adjudicator.names import (
 )
 from adjudicator.names.abbreviations import UNIT_WORDS
 from adjudicator.notation.lookup import lookup_for
-from adjudicator.notation.model import tally
-from adjudicator.units import Units, UnitType
-
-_TOKEN = re.compile(
-    r"([A-Za-z][A-Za-z'’.]*)|(\d{1,9}(?!\d))|(\$\s?\d{1,9}(?!\d))|(\$?\d+)|(->|=>|→|>)|(\S)"
-)
-NUM, MONEY, ARROW, WORD, PUNCT = "num", "money", "arrow", "word", "punct"
-_KINDS = (WORD, NUM, MONEY, PUNCT, ARROW, PUNCT)
-_KINDS_BY_GROUP = (PUNCT, *_KINDS)
-"""Token kinds by the number of the pattern's group that matched (every branch is one)."""
-"""A run of ten digits or more is punctuation: too long for any count, and never read as one
-(report integers stay far below 2**53)."""
+from adjudicator.notation.tokens import MONEY as MONEY  # re-exported: readers' vocabulary
+from adjudicator.notation.tokens import NUM, WORD, Token, Tokens
+from adjudicator.notation.tokens import tokenize as tokenize
+from adjudicator.units import Units, UnitType, tally
 
 NOT_UNITS = frozenset(
     {
@@ -89,55 +79,16 @@ MULTI_WORD_STARTS = frozenset(word.split()[0].lower() for word, _ in UNIT_WORDS 
 
 LIST_SEPARATORS = frozenset({",", "+", "&", ";"})
 """Punctuation between the entries of a unit list ("10 INF, AA", "2 inf + 1 aa")."""
+_JOINING_WORDS = frozenset({"and", "plus"})
+"""Words between the entries of a unit list ("2 INF and 1 ARM")."""
+TIMES = frozenset({"x", "*", "×"})
+"""Marks between a count and its unit ("3x inf", "3 * INF")."""
 
 EMPTY_WORDS = frozenset({"mt", "empty", "none", "nothing", "nil"})
 """How players write that a place has no units (IAAPA Abbreviations: MT = Empty)."""
 
 FILLER = frozenset({"from", "in", "at", "the", "into", "of", "my", "all", "with", "is"})
 """Words before a place name that are not part of it ("in Karelia", "from the UK")."""
-
-
-class Token(NamedTuple):
-    """One token of a line: a number, money ("$32"), an arrow, a word or a punctuation mark.
-
-    ``low`` is the text lower-cased without trailing full stops ("v." -> "v"), for keywords.
-    A named tuple rather than a dataclass: a turn makes thousands and they must be cheap.
-    """
-
-    kind: str
-    text: str
-    start: int
-    end: int
-    low: str
-
-    @property
-    def value(self) -> int:
-        """The number of a NUM or MONEY token."""
-        return int(self.text.lstrip("$").strip())
-
-
-def tokenize(text: str) -> list[Token]:
-    """The tokens of ``text``; "10inf" is the number 10 then the word "inf"."""
-    make, kinds = tuple.__new__, _KINDS_BY_GROUP
-    return [
-        make(
-            Token,
-            (kinds[m.lastindex or 0], word, m.start(), m.end(), word.lower().rstrip(".") or word),
-        )
-        for m in _TOKEN.finditer(text)
-        for word in (m.group(),)
-    ]
-
-
-_DIGIT = re.compile(r"\d")
-
-
-def has_digit(text: str) -> bool:
-    """True if the line has a number in it (a number is never prose to skip silently): a
-    digit as ``str.isdigit`` has it (superscripts too)."""
-    if _DIGIT.search(text) is not None:
-        return True
-    return not text.isascii() and any(ch.isdigit() for ch in text)
 
 
 _NO_UNITS = Units()
@@ -237,7 +188,10 @@ class Reader:
 
     def place(self, line: int, written: str, rule: Rule) -> str | None:
         """The canonical name of the place ``written``; None (with an error) if unreadable."""
-        found = self.lookup.place(written)
+        exact = self.lookup.exact_places[written]
+        if exact is not None:
+            return exact
+        found = self.lookup.places[written]
         if isinstance(found, NameResolutionError):
             self._name_failed(line, found, rule)
             return None
@@ -261,7 +215,7 @@ class Reader:
         if tok.kind != WORD:
             return 0, None
         if tok.low not in MULTI_WORD_STARTS:
-            unit = self.lookup.word_unit(tok.text)
+            unit = self.lookup.word_units[tok.text]
             return (0, None) if unit is None else (1, unit)
         for n in (3, 2, 1):
             if i + n > end or any(t.kind != WORD for t in toks[i : i + n]):
@@ -275,7 +229,7 @@ class Reader:
         """True for "MT", "empty", "none": the place has no units."""
         if tok.low in EMPTY_WORDS:
             return True
-        return tok.kind == WORD and self.lookup.empty_word(tok.text)
+        return tok.kind == WORD and self.lookup.empty_words[tok.text]
 
     def unit_start(self, toks: list[Token], i: int, end: int) -> bool:
         """True if a unit list starts at ``i`` (a count, or an exact bare unit word)."""
@@ -291,11 +245,11 @@ class Reader:
         if kind != WORD:
             return False
         if tok.low not in MULTI_WORD_STARTS:
-            return self.lookup.word_unit(tok.text) is not None
+            return self.lookup.word_units[tok.text] is not None
         return self.unit_word(toks, i, end)[0] > 0
 
     def units(
-        self, line: int, toks: list[Token], i: int, end: int, rule: Rule = Rule.ABBREVIATIONS
+        self, line: int, toks: Tokens, i: int, end: int, rule: Rule = Rule.ABBREVIATIONS
     ) -> tuple[Units, int, bool]:
         """A unit list from ``i``: "8 INF, 1 ARM, 2 FTR", "10 INF, AA", "3x inf".
 
@@ -305,43 +259,45 @@ class Reader:
         """
         pairs: list[tuple[UnitType, int]] = []
         empty = False
-        unit_word, word_unit = self.unit_word, self.lookup.word_unit
+        word_units = self.lookup.word_units
         while i < end:
             tok = toks[i]
             kind = tok.kind
-            if tok.text in LIST_SEPARATORS or tok.low in ("and", "plus"):
-                if pairs and self.unit_start(toks, i + 1, end):
-                    i += 1
-                    continue
-                break
-            if kind == NUM:
+            if kind == NUM:  # "3 INF", the common case first
                 j = i + 1
-                if j < end and toks[j].low in ("x", "*", "×"):
-                    j += 1
-                if j < end and toks[j].low in NOT_UNITS:
-                    break
                 nxt = toks[j] if j < end else None
-                unit = (
-                    word_unit(nxt.text)
-                    if nxt is not None and nxt.kind == WORD and nxt.low not in MULTI_WORD_STARTS
-                    else None
-                )
-                if unit is not None:  # "3 INF": the common case, read at once
+                if nxt is not None and nxt.low in TIMES:
+                    j += 1
+                    nxt = toks[j] if j < end else None
+                if nxt is not None and nxt.low in NOT_UNITS:
+                    break
+                unit = None
+                if nxt is not None and nxt.kind == WORD and nxt.low not in MULTI_WORD_STARTS:
+                    unit = word_units[nxt.text]
+                if unit is not None:
                     used = 1
                 else:
-                    used, unit = self._counted_unit(line, tok, toks, j, end, rule)
+                    used, unit = self._counted_unit(line, toks, i, j, end, rule)
                     if unit is None:
                         return _units_of(pairs), (j + used if used else j), empty
                 pairs.append((unit, int(tok.text)))  # a NUM token is digits only
                 i = j + used
                 continue
+            if tok.text in LIST_SEPARATORS or tok.low in _JOINING_WORDS:
+                if pairs and self.unit_start(toks, i + 1, end):
+                    i += 1
+                    continue
+                break
             if kind == WORD:
-                used, unit = unit_word(toks, i, end)
+                if tok.low in MULTI_WORD_STARTS:
+                    used, unit = self.unit_word(toks, i, end)
+                else:
+                    used, unit = 1, word_units[tok.text]
                 if unit is not None:
                     pairs.append((unit, 1))
                     i += used
                     continue
-                if self.is_empty_word(tok):
+                if tok.low in EMPTY_WORDS or self.lookup.empty_words[tok.text]:
                     empty = True
                     i += 1
                     continue
@@ -349,9 +305,11 @@ class Reader:
         return _units_of(pairs), i, empty and not pairs
 
     def _counted_unit(
-        self, line: int, count: Token, toks: list[Token], j: int, end: int, rule: Rule
+        self, line: int, toks: Tokens, i: int, j: int, end: int, rule: Rule
     ) -> tuple[int, UnitType | None]:
-        count_text = count.text
+        """The unit after the count at ``i`` (at ``j``), a misspelling corrected; None (with
+        an error) if there is none."""
+        count_text = toks[i].text
         if j >= end or toks[j].kind != WORD:
             self.error(
                 line,
@@ -364,7 +322,8 @@ class Reader:
         if unit is not None:
             return used, unit
         if (
-            toks[j].start == count.end
+            j == i + 1
+            and toks.touching(j)
             and len(toks[j].text) <= 2
             and isinstance(self.lookup.unit(toks[j].text), NameResolutionError)
         ):

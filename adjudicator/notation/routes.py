@@ -14,11 +14,14 @@ places and unit lists (:func:`adjudicator.notation.reading.items`).
 
 from __future__ import annotations
 
+import operator
+from itertools import compress
 from typing import NamedTuple
 
 from adjudicator.diagnostics import Rule
 from adjudicator.notation.listing import items, span_text
-from adjudicator.notation.reading import ARROW, WORD, Reader, Token
+from adjudicator.notation.reading import Reader
+from adjudicator.notation.tokens import Token, Tokens
 from adjudicator.units import NO_UNITS, Units
 
 _ROLES = {
@@ -39,6 +42,8 @@ _ROLES = {
     "landing": "land",
 }
 _BRACKETS = frozenset({"(", ")", "[", "]"})
+_AFTER_WALK = frozenset({"-", "in", "into", "to"})
+"""Words after a walk-in that belong to it ("WI to Finland", "walks into Egypt")."""
 _WALK = frozenset({"walk", "walks", "walking", "walked"})
 _SKIP = frozenset(
     {
@@ -67,37 +72,48 @@ class Segment(NamedTuple):
     end: int
 
 
+_LOW = operator.attrgetter("low")
+_WALK_IN = "walk-in"
+_SKIPPED = "skip"
+_MARKS: dict[str, str] = {
+    **_ROLES,
+    **dict.fromkeys(("->", "=>", "→", ">"), "to"),
+    **dict.fromkeys(_BRACKETS, ""),
+    **dict.fromkeys(("wi", *_WALK), _WALK_IN),
+    **dict.fromkeys(_SKIP, _SKIPPED),
+}
+"""What a token (by its keyword form) does to a movement line: starts a segment with a role
+(an arrow is "to", a bracket ends the role), declares a walk-in, or is a verb skipped at the
+start of a segment ("move", "load"). Arrows are the only tokens written "->", "=>", "→", ">"
+and brackets the only ones written "(", ")", "[", "]"; role words are words."""
+
+
 def segments(toks: list[Token]) -> tuple[list[Segment], bool]:
     """The keyword segments of a movement line, and whether it declares a walk-in (WI)."""
     found: list[Segment] = []
     role, start, walk_in = "", 0, False
-    i, n = 0, len(toks)
-    while i < n:
-        tok = toks[i]
-        low = tok.low
-        kind = tok.kind
-        new_role = None
-        skip = 1
-        if kind == ARROW:
-            new_role = "to"
-        elif tok.text in _BRACKETS:
-            new_role = ""
-        elif kind == WORD:
-            if low == "wi" or low in _WALK:
-                new_role, walk_in = "to", True
-                while i + skip < n and toks[i + skip].low in ("-", "in", "into", "to"):
-                    skip += 1
-            elif low in _ROLES:
-                new_role = _ROLES[low]
-            elif low in _SKIP and i == start:
+    n = len(toks)
+    marks, make = _MARKS, tuple.__new__
+    resume = 0
+    for i in compress(range(n), map(marks.__contains__, map(_LOW, toks))):
+        if i < resume:
+            continue  # "to" after a walk-in belongs to it
+        mark = marks[toks[i].low]
+        if mark == _SKIPPED:
+            if i == start:
                 start = i + 1
-        if new_role is not None:
-            if i > start:
-                found.append(Segment(role, start, i))
-            role, start = new_role, i + skip
-        i += skip
+            continue
+        skip = 1
+        if mark == _WALK_IN:
+            mark, walk_in = "to", True
+            while i + skip < n and toks[i + skip].low in _AFTER_WALK:
+                skip += 1
+        if i > start:
+            found.append(make(Segment, (role, start, i)))
+        role, start = mark, i + skip
+        resume = start
     if n > start:
-        found.append(Segment(role, start, n))
+        found.append(make(Segment, (role, start, n)))
     return found, walk_in
 
 
@@ -119,7 +135,7 @@ class Route(NamedTuple):
     named_origin: bool
 
 
-def read_route(reader: Reader, line: int, text: str, toks: list[Token], rule: Rule) -> Route | None:
+def read_route(reader: Reader, line: int, text: str, toks: Tokens, rule: Rule) -> Route | None:
     """The route of a movement line; None when it has no origin or units, or when part of it
     could not be read (its error is recorded: one error a line, never a half-read move)."""
     segs, walk_in = segments(toks)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from adjudicator.fastenum import FastEnum
 from adjudicator.notation.model import TurnKind
+from adjudicator.notation.tokens import has_digit
 
 
 class Section(FastEnum):
@@ -65,7 +66,11 @@ _POWER = (
     r"japanese|jap|usa|us|america|american"
 )
 _ROUND = r"(?:turn|round|rd)?\s*#?\s*\d{1,2}"
-_PREFIX = rf"(?:(?:(?:{_POWER})\s*{_ROUND}|(?:r|g|j|uk|us|usa)\d{{1,2}})\s*[-:,]?\s*)?"
+_PREFIX = rf"(?>(?:(?:{_POWER})\s*{_ROUND}|(?:r|g|j|uk|us|usa)\d{{1,2}})\s*[-:,]?\s*)?"
+"""The power and round a header may start with ("G3 ", "UK turn 2: "). Atomic: what follows
+it starts with a letter, so it can only end where it ends greedily (after the round and any
+spaces and separator), and trying its other ways of splitting the spaces ("Germany 1
+post-combat" is no header) is wasted work."""
 
 _HEADER = re.compile(
     r"^[\s*=#_~\-]*"
@@ -95,11 +100,15 @@ _KIND_WORDS: tuple[tuple[TurnKind, re.Pattern[str]], ...] = (
         re.compile(r"\bspecial\s+(?:orders?|instructions?)\b", re.IGNORECASE),
     ),
 )
-_KIND_HINTS = ("combat", "final", "ncm", "special")
-"""Every kind word contains one of these: a cheap test before the patterns."""
-_KIND_HINT = re.compile("|".join(_KIND_HINTS))
+
 _TITLE_ROUND = re.compile(rf"\b(?P<power>{_POWER})\s*(?P<round>{_ROUND})\b", re.IGNORECASE)
 _COMPACT_ROUND = re.compile(r"\b(?P<power>r|g|uk|j|us|usa)(?P<round>\d{1,2})\b", re.IGNORECASE)
+_KIND_WORDS_LOW = tuple((kind, re.compile(pattern.pattern)) for kind, pattern in _KIND_WORDS)
+_TITLE_ROUND_LOW = re.compile(_TITLE_ROUND.pattern)
+_COMPACT_ROUND_LOW = re.compile(_COMPACT_ROUND.pattern)
+""":data:`_KIND_WORDS`, :data:`_TITLE_ROUND` and :data:`_COMPACT_ROUND` for lower-cased
+ASCII text (every letter of the patterns is lower case)."""
+_NOT_DIGITS = re.compile(r"\D")
 _COMPACT_POWERS = {"r": "USSR", "g": "Germany", "uk": "UK", "j": "Japan", "us": "USA", "usa": "USA"}
 
 _GREETING = re.compile(
@@ -160,7 +169,23 @@ _HEADER_HINTS = (
     "retreat",
 )
 """Every header phrase contains one of these: a cheap test before the pattern."""
-_HEADER_HINT = re.compile("|".join(re.escape(hint) for hint in _HEADER_HINTS))
+
+
+def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A pattern finding any of ``words``, grouped by first letter ("t(?:ech)|w(?:eapon|
+    ithdraw)|..."): each place in a line is tried once per first letter, not once per word."""
+    by_first: dict[str, list[str]] = {}
+    for word in words:
+        by_first.setdefault(word[0], []).append(word[1:])
+    return re.compile(
+        "|".join(
+            re.escape(first) + "(?:" + "|".join(map(re.escape, rests)) + ")"
+            for first, rests in by_first.items()
+        )
+    )
+
+
+_HEADER_HINT = _any_of(_HEADER_HINTS)
 
 
 _SECTION_GROUPS = tuple((s, s.name) for s in Section if s.name in _HEADER.groupindex)
@@ -208,40 +233,63 @@ class Title:
     round: int | None
 
 
+def names_a_kind(low: str) -> bool:
+    """Whether a lower-cased line holds what every kind word contains ("combat", "final",
+    "ncm", "special"): a cheap test before the patterns."""
+    return "combat" in low or "final" in low or "ncm" in low or "special" in low
+
+
 def title(text: str, *, subject: bool = False, low: str | None = None) -> Title | None:
     """The title ``text`` gives, or None. A line is a title if it names the turn's kind
     (a subject line also if it names a power and round; ``low``: the text lower-cased, if the
     caller has it)."""
-    if not subject and _KIND_HINT.search(text.lower() if low is None else low) is None:
+    if low is None:
+        low = text.lower()
+    if not subject and not names_a_kind(low):
         return None
-    kind = next((k for k, pattern in _KIND_WORDS if pattern.search(text)), None)
+    plain = text.isascii()  # then the lower-cased line matches as ignoring case does
+    kinds, line = (_KIND_WORDS_LOW, low) if plain else (_KIND_WORDS, text)
+    kind = next((k for k, pattern in kinds if pattern.search(line)), None)
     power = number = None
-    m = _TITLE_ROUND.search(text)
-    if m is not None:
-        power, number = m.group("power"), int(re.sub(r"\D", "", m.group("round")))
-    else:
-        c = _COMPACT_ROUND.search(text)
-        if c is not None:
-            power, number = _COMPACT_POWERS[c.group("power").lower()], int(c.group("round"))
+    if has_digit(text):  # a round is a number
+        m = _TITLE_ROUND_LOW.search(low) if plain else _TITLE_ROUND.search(text)
+        if m is not None:
+            power = text[m.start("power") : m.end("power")]
+            number = int(_NOT_DIGITS.sub("", m.group("round")))
+        else:
+            c = _COMPACT_ROUND_LOW.search(low) if plain else _COMPACT_ROUND.search(text)
+            if c is not None:
+                power, number = _COMPACT_POWERS[c.group("power").lower()], int(c.group("round"))
     if kind is None and not (subject and power is not None):
         return None
     return Title(kind, power, number)
 
 
+_GREETING_STARTS = frozenset({"hi", "he", "de", "gr", "ho", "yo", "go"})
+"""The first two letters of the salutations (lower-cased): an ASCII line starting otherwise is
+none, without trying the pattern."""
+
+
 def is_greeting(text: str) -> bool:
     """A salutation ("Hi Bob,") rather than an order."""
+    start = text.lstrip()[:2]
+    if start.isascii() and start.lower() not in _GREETING_STARTS:
+        return False
     return _GREETING.match(text) is not None and len(text.split()) <= 6
 
 
-_CLOSER_FIRST = frozenset("abceghklorsty")
-"""The first letters of the sign-offs (lower-cased): a line starting with any other ASCII
-character is none, without trying the pattern."""
+_CLOSER_STARTS = frozenset(
+    {"ch", "re", "be", "th", "ta", "go", "gl", "yo", "ov", "la", "ci", "by", "al", "si", "ki"}
+    | {"ha", "en"}
+)
+"""The first two letters of the sign-offs (lower-cased): an ASCII line starting otherwise is
+none, without trying the pattern."""
 
 
 def is_closer(text: str) -> bool:
     """A sign-off ("Cheers,", "Good luck!", "Your move.") rather than an order."""
-    first = text.lstrip()[:1].lower()
-    if first.isascii() and first not in _CLOSER_FIRST:
+    start = text.lstrip()[:2]
+    if start.isascii() and start.lower() not in _CLOSER_STARTS:
         return False
     return (
         _CLOSER.match(text) is not None

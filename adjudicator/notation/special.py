@@ -17,7 +17,8 @@ import re
 
 from adjudicator.diagnostics import Rule
 from adjudicator.notation.model import LossEntry, Retreat, SpecialOrderOfLoss, SubWithdrawal
-from adjudicator.notation.reading import NUM, WORD, Reader, Token, tokenize
+from adjudicator.notation.reading import Reader
+from adjudicator.notation.tokens import NUM, WORD, Token, tokenize
 
 LOSS_MARK = re.compile(
     r"\bool\b|\borders?\s+of\s+loss(?:es)?\b|\bloss\s+orders?\b|"
@@ -26,6 +27,24 @@ LOSS_MARK = re.compile(
 )
 WITHDRAW_MARK = re.compile(r"\bwithdraw\w*\b", re.IGNORECASE)
 RETREAT_MARK = re.compile(r"\bretreat\w*\b", re.IGNORECASE)
+_MARKS = (("loss", LOSS_MARK), ("withdrawal", WITHDRAW_MARK), ("retreat", RETREAT_MARK))
+_MARKS_LOW = tuple((kind, re.compile(mark.pattern)) for kind, mark in _MARKS)
+"""The markers as written (every letter lower case), for lower-cased ASCII text: matching it
+finds what ignoring case finds in the text, several times faster."""
+_MARK_HINTS = ("ool", "loss", "withdraw", "retreat", "casualty")
+"""Every marker holds one of these: a cheap test before the patterns."""
+
+
+def marked_kind(text: str) -> str:
+    """The special order a line's marker names: "loss", "withdrawal", "retreat", or ""."""
+    if not text.isascii():
+        return next((kind for kind, mark in _MARKS if mark.search(text)), "")
+    low = text.lower()
+    if not any(hint in low for hint in _MARK_HINTS):
+        return ""
+    return next((kind for kind, mark in _MARKS_LOW if mark.search(low)), "")
+
+
 _NUMBER = re.compile(
     r"(?:#\s*|\b(?:battle|attack|combat|bat)\s*(?:#|no\.?)?\s*)(\d{1,3})\b", re.IGNORECASE
 )
@@ -66,6 +85,25 @@ _SKIP = frozenset(
 )
 
 
+_SCOPE_NOISE_LOW = re.compile(_SCOPE_NOISE.pattern)
+""":data:`_SCOPE_NOISE` for lower-cased ASCII text (every letter of the pattern is lower
+case)."""
+
+
+def _without_noise(text: str) -> str:
+    """``text`` with every :data:`_SCOPE_NOISE` replaced by a space (found in the lower-cased
+    text when it is ASCII: the same places, several times faster than ignoring case)."""
+    if not text.isascii():
+        return _SCOPE_NOISE.sub(" ", text)
+    pieces = []
+    last = 0
+    for m in _SCOPE_NOISE_LOW.finditer(text.lower()):
+        pieces.append(text[last : m.start()])
+        last = m.end()
+    pieces.append(text[last:])
+    return " ".join(pieces)
+
+
 def _scope(reader: Reader, line: int, text: str, rule: Rule) -> tuple[int | None, str | None]:
     """The battle number and territory a special order is for ("battle #2 (Baltic SZ)")."""
     number = None
@@ -73,7 +111,7 @@ def _scope(reader: Reader, line: int, text: str, rule: Rule) -> tuple[int | None
     if m is not None:
         number = int(m.group(1))
         text = text[: m.start()] + " " + text[m.end() :]
-    written = " ".join(_SCOPE_NOISE.sub(" ", text).split())
+    written = " ".join(_without_noise(text).split())
     if not written:
         return number, None
     return number, reader.place(line, written, rule)

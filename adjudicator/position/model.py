@@ -15,7 +15,6 @@ turn with possession of its capital collects income").
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -46,10 +45,15 @@ def copied(mapping: Mapping[K, V]) -> dict[K, V]:
     return dict(mapping)
 
 
+def _turn_rank(item: tuple[Power, Units]) -> int:
+    """A (power, units) pair's place in turn order."""
+    return TURN_ORDER.index(item[0])
+
+
 def _frozen_units(units: Mapping[str, Mapping[Power, Units]]) -> Mapping[str, PowerUnits]:
     cleaned: dict[str, PowerUnits] = {}
     for space in sorted(units):
-        per_power = {p: u for p, u in sorted(units[space].items(), key=lambda i: i[0].value) if u}
+        per_power = {p: u for p, u in sorted(units[space].items(), key=_turn_rank) if u}
         if per_power:
             cleaned[space] = MappingProxyType(per_power)
     return MappingProxyType(cleaned)
@@ -163,6 +167,22 @@ class Position:
             )
         return found
 
+    def unit_counts(self, power: Power) -> Mapping[tuple[str, UnitType], int]:
+        """How many units of each type ``power`` has in each space, by (space, type): the
+        checks ask "how many INF in Karelia?" of every origin they weigh."""
+        cache = self.memo()
+        key = ("unit counts", power)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = MappingProxyType(
+                {
+                    (space, unit): count
+                    for space, units in self.holdings(power).items()
+                    for unit, count in units.counts
+                }
+            )
+        return found
+
     def spaces_of(self, power: Power) -> Iterator[tuple[str, Units]]:
         """Every space where ``power`` has units, with those units, by name."""
         return iter(self.holdings(power).items())
@@ -251,11 +271,31 @@ class Position:
             changed.memo()["counts"] = counts
         return changed
 
+    def _copy(
+        self,
+        *,
+        owners: Mapping[str, Power] | None = None,
+        units: Mapping[str, PowerUnits] | None = None,
+        bank: Mapping[Power, int] | None = None,
+        technologies: Mapping[Power, frozenset[Technology]] | None = None,
+    ) -> Position:
+        """A copy with the mappings given replaced (``dataclasses.replace``, without going
+        over every field by name)."""
+        return Position(
+            self.board,
+            self.round,
+            self.to_move,
+            self.owners if owners is None else owners,
+            self.units if units is None else units,
+            self.bank if bank is None else bank,
+            self.technologies if technologies is None else technologies,
+        )
+
     def with_funds(
         self, bank: Mapping[Power, int], technologies: Mapping[Power, frozenset[Technology]]
     ) -> Position:
         """A copy with these banks and technologies (not re-checked)."""
-        return self._same_owners(dataclasses.replace(self, bank=bank, technologies=technologies))
+        return self._same_owners(self._copy(bank=bank, technologies=technologies))
 
     def with_units(self, space: str, power: Power, units: Units) -> Position:
         """A copy in which ``power`` has exactly ``units`` in ``space`` (not re-checked)."""
@@ -263,46 +303,66 @@ class Position:
         per_power[power] = units
         changed = copied(self.units)
         changed[space] = per_power
-        return dataclasses.replace(self, units=_frozen_units(changed))
+        return self._same_owners(self._copy(units=_frozen_units(changed)))
 
     def with_spaces(self, changes: Mapping[str, Mapping[Power, Units]]) -> Position:
         """A copy in which each space of ``changes`` holds exactly the units given there
-        (not re-checked; see :func:`check`)."""
+        (not re-checked; see :func:`check`). Spaces stay in name order: a copy keeps the order,
+        so only a space that had no units before makes a new sort."""
         units = copied(self.units)
         frozen = _frozen_units(changes)
+        added = False
         for space in changes:
             if space in frozen:
+                added = added or space not in units
                 units[space] = frozen[space]
             else:
                 units.pop(space, None)
-        return self._same_owners(
-            dataclasses.replace(self, units=MappingProxyType(dict(sorted(units.items()))))
-        )
+        if added:
+            units = dict(sorted(units.items()))
+        return self._same_owners(self._copy(units=MappingProxyType(units)))
 
     def with_owner(self, territory: str, power: Power | None) -> Position:
-        """A copy in which ``power`` (None: nobody) controls ``territory``."""
+        """A copy in which ``power`` (None: nobody) controls ``territory``. Territories stay
+        in name order (only one nobody held makes a new sort), and the counts this position
+        has found are carried over, less and plus the one territory."""
         owners = copied(self.owners)
+        before = owners.get(territory)
         if power is None:
             owners.pop(territory, None)
         else:
             owners[territory] = power
-        return dataclasses.replace(self, owners=MappingProxyType(dict(sorted(owners.items()))))
+        if before is None and power is not None:
+            owners = dict(sorted(owners.items()))
+        changed = self._copy(owners=MappingProxyType(owners))
+        counts = self.__dict__.get("_derived", {}).get("counts")
+        if counts is not None and territory in self.board.territories:
+            ipc = self.board.territories[territory].ipc
+            moved = dict(counts)
+            if before is not None:
+                held, value = moved[before]
+                moved[before] = (held - 1, value - ipc)
+            if power is not None:
+                held, value = moved.get(power, (0, 0))
+                moved[power] = (held + 1, value + ipc)
+            changed.memo()["counts"] = moved
+        return changed
 
     def with_bank(self, power: Power, ipcs: int) -> Position:
         """A copy in which ``power`` holds ``ipcs`` IPCs."""
         bank = copied(self.bank)
         bank[power] = ipcs
-        return dataclasses.replace(self, bank=MappingProxyType(bank))
+        return self._same_owners(self._copy(bank=MappingProxyType(bank)))
 
     def next_turn(self) -> Position:
         """A copy with the next power to move (and the next round after the USA's turn)."""
         index = TURN_ORDER.index(self.to_move)
         after = TURN_ORDER[(index + 1) % len(TURN_ORDER)]
-        return self._same_owners(
-            dataclasses.replace(
-                self, to_move=after, round=self.round + (1 if after is TURN_ORDER[0] else 0)
-            )
+        next_round = self.round + (1 if after is TURN_ORDER[0] else 0)
+        changed = Position(
+            self.board, next_round, after, self.owners, self.units, self.bank, self.technologies
         )
+        return self._same_owners(changed)
 
 
 def _other(alliance: Alliance) -> Alliance:
