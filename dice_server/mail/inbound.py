@@ -17,9 +17,10 @@ before any encoded word is decoded, so a display name can never smuggle in an ad
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from email.message import Message
 from email.utils import getaddresses
+from typing import Any
 
 from dice_server.mail.mime import (
     CONTROLS,
@@ -126,6 +127,44 @@ def looks_like_message(data: bytes) -> bool:
     return named
 
 
+def _scrubbed(inbound: Inbound) -> Inbound:
+    """Every text field without lone surrogates (what undecodable bytes become when a
+    malformed header or part is read as text): each is replaced with U+FFFD, so that what
+    a sender wrote can always be stored, signed and quoted back to him."""
+    changes: dict[str, Any] = {}
+    for f in fields(inbound):
+        value = getattr(inbound, f.name)
+        if isinstance(value, str) and not _encodes(value):
+            changes[f.name] = _scrub(value)
+        elif isinstance(value, tuple):
+            changes[f.name] = tuple(_scrubbed_item(v) for v in value)
+    return replace(inbound, **changes)
+
+
+def _scrubbed_item(value: Any) -> Any:
+    if isinstance(value, str):
+        return value if _encodes(value) else _scrub(value)
+    if isinstance(value, Attachment):
+        return Attachment(
+            None if value.filename is None else _scrubbed_item(value.filename),
+            _scrubbed_item(value.content_type),
+            value.size,
+        )
+    return value
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _scrub(text: str) -> str:
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
 def _read(raw: bytes, notes: Notes) -> Inbound:
     msg, opened = parse(raw, notes)
     headers = _Headers(msg, notes)
@@ -141,26 +180,28 @@ def _read(raw: bytes, notes: Notes) -> Inbound:
         source = "html" if part.get_content_type() == "text/html" else "plain"
     none: list[Attachment] = []
     listed = notes.safely("the parts", lambda: attachments(msg, notes, bare=headers.bare), none)
-    return Inbound(
-        message_id=_compact(headers.first("message-id", "Message-ID")),
-        sender=sender,
-        sender_name=name,
-        recipients=notes.safely("the recipients", headers.recipients, ()),
-        subject=notes.safely("the Subject header", headers.subject, ""),
-        in_reply_to=_first_id(headers.first("in-reply-to", "In-Reply-To")),
-        references=tuple(m.group() for v in headers.get("references") for m in _MSG_ID.finditer(v))[
-            :MAX_REFERENCES
-        ],
-        return_path=return_path,
-        auto_submitted=headers.automatic()
-        or (kind == "multipart/report" and report == "disposition-notification"),
-        bounce=daemon
-        or (kind == "multipart/report" and report in ("delivery-status", ""))
-        or return_path == "",
-        text=text,
-        text_source=source or "none",
-        attachments=tuple(listed if opened else ()),
-        problems=tuple(notes.items),
+    return _scrubbed(
+        Inbound(
+            message_id=_compact(headers.first("message-id", "Message-ID")),
+            sender=sender,
+            sender_name=name,
+            recipients=notes.safely("the recipients", headers.recipients, ()),
+            subject=notes.safely("the Subject header", headers.subject, ""),
+            in_reply_to=_first_id(headers.first("in-reply-to", "In-Reply-To")),
+            references=tuple(
+                m.group() for v in headers.get("references") for m in _MSG_ID.finditer(v)
+            )[:MAX_REFERENCES],
+            return_path=return_path,
+            auto_submitted=headers.automatic()
+            or (kind == "multipart/report" and report == "disposition-notification"),
+            bounce=daemon
+            or (kind == "multipart/report" and report in ("delivery-status", ""))
+            or return_path == "",
+            text=text,
+            text_source=source or "none",
+            attachments=tuple(listed if opened else ()),
+            problems=tuple(notes.items),
+        )
     )
 
 

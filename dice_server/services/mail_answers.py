@@ -67,7 +67,8 @@ def letter(
     """A plain-text message from the service; threaded on ``inbound`` when given."""
     msg = Message()
     msg["MIME-Version"] = "1.0"
-    msg.set_payload(neutralise_bidi(text), _UTF8_QP)  # text/plain; charset="utf-8", QP
+    body = neutralise_bidi(text).encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    msg.set_payload(body, _UTF8_QP)  # text/plain; charset="utf-8", QP
     msg["From"] = ctx.mail_from
     msg["To"] = _line(to)
     if reply_to is not None:

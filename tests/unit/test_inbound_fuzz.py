@@ -60,6 +60,8 @@ def assert_well_formed(m: Inbound) -> None:
     assert len(set(m.recipients)) == len(m.recipients)
     assert all(r == r.lower() and "@" in r for r in m.recipients)
     assert "\n" not in m.subject
+    for text in (m.text, m.subject, m.sender_name, *m.recipients, *m.references):
+        text.encode("utf-8")  # storable and quotable: no lone surrogate
 
 
 @FUZZ
