@@ -230,6 +230,18 @@ def publish_key(session: Session, signer: Signer) -> None:
     event.listen(session, "after_commit", lambda _session: _published.add(known), once=True)
 
 
+def entry_values(value: Any) -> Any:
+    """``value`` as an entry's data may hold it: the canonical JSON has integers and text
+    and no nulls, so a ``None`` is left out and a boolean becomes 0 or 1."""
+    if isinstance(value, dict):
+        return {k: entry_values(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [entry_values(v) for v in value if v is not None]
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
 def keys_document(keys: Iterable[tuple[str, str]]) -> dict[str, list[dict[str, str]]]:
     """Keys as ``GET /api/v1/keys`` serves them, from (key id, base64 public key) pairs."""
     return {"keys": [{"id": kid, "alg": "Ed25519", "public": public} for kid, public in keys]}

@@ -174,7 +174,7 @@ def verdicts(precombat: Body, later: Sequence[Body], attacker: str) -> dict[int,
 # --- linking a roll ----------------------------------------------------------------------------
 
 
-def _finding(found: Diagnostic) -> dict[str, Any]:
+def roll_finding(found: Diagnostic) -> dict[str, Any]:
     """A finding as a roll entry records it."""
     return {"severity": found.severity.value, "rule": found.rule.citation, "message": found.message}
 
@@ -202,7 +202,7 @@ def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[st
             f"{where} is not a battle of the pre-combat turn in force (entry "
             f"#{row.precombat_seq}; its battles: {listed})"
         )
-        return {"findings": [_finding(Diagnostic(Severity.ERROR, Rule.CDE, message))]}
+        return {"findings": [roll_finding(Diagnostic(Severity.ERROR, Rule.CDE, message))]}
     link = {"submission": row.precombat_seq, "number": int(match["number"])}
     game = session.get(Game, number)
     assert game is not None
@@ -229,7 +229,9 @@ def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[st
     for side in ("attacker", "defender"):
         if side == "defender" and not rolled["defender"]:
             continue  # defenders may go unlisted when the attacker rolls alone
-        findings += [_finding(f) for f in rolling_errors(side, rolled[side], expected[side], what)]
+        findings += [
+            roll_finding(f) for f in rolling_errors(side, rolled[side], expected[side], what)
+        ]
     out: dict[str, Any] = {"declared": link}
     if findings:
         out["findings"] = findings

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from dice_server.db import reading, writing
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden
-from dice_server.ledger import Chain, SignedEntry
+from dice_server.ledger import Chain, SignedEntry, entry_values
 from dice_server.models import Game, LedgerEntry
 from dice_server.requests import field_error
 from dice_server.services import ServiceContext
@@ -69,8 +69,7 @@ def propose(ctx: ServiceContext, number: int, ruling: dict[str, Any]) -> SignedE
                 return None
         envelope = recipients(game)
         envelope = Envelope.each_once(envelope.to, (*envelope.cc, *ministers(session)))
-        # The ledger's canonical JSON has no nulls: a field without a value is left out.
-        data = {"status": "proposed", **{k: v for k, v in ruling.items() if v is not None}}
+        data = {"status": "proposed", **entry_values(ruling)}
         return publish(
             session, ctx, ctx.clock(), Chain.game(number), "ruling", lambda _seq: data, envelope
         )

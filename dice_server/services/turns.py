@@ -36,7 +36,7 @@ from adjudicator.turns import Advance, advance
 from dice_server.db import reading
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
-from dice_server.ledger import SignedEntry
+from dice_server.ledger import SignedEntry, entry_values
 from dice_server.models import Game, GameTurn, LedgerEntry, Member
 from dice_server.requests import check_fields, text
 from dice_server.services import ServiceContext
@@ -129,17 +129,6 @@ class Plan:
     moves on), ``amend-postcombat`` (the last turn's board is redone), or ``late`` (recorded,
     not in force)."""
     after: Position | None = None
-
-
-def _clean(value: Any) -> Any:
-    """The report's values as an entry may hold them: integers and text, no nulls."""
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_clean(v) for v in value if v is not None]
-    if isinstance(value, bool):
-        return int(value)
-    return value
 
 
 def read_submission(payload: Any) -> tuple[str, Turn]:
@@ -270,7 +259,7 @@ def _previous_power(session: Session, row: GameTurn) -> Power | None:
 
 def _declared(report: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [
-        _clean({k: b.get(k) for k in ("number", "territory", "kind", "attacker", "defender")})
+        entry_values({k: b.get(k) for k in ("number", "territory", "kind", "attacker", "defender")})
         for b in report.get("battles", [])
     ]
 
@@ -284,7 +273,7 @@ def _data(
         "phase": phase,
         "text": body,
         "position_sha256": checked,
-        "findings": _clean(report.get("diagnostics", [])),
+        "findings": entry_values(report.get("diagnostics", [])),
         "in_force": 1,
     }
 
@@ -322,7 +311,7 @@ def _played_data(data: dict[str, Any], report: dict[str, Any], played: Advance) 
     Rules Clarifications, MAGIC 84: "The Magic 84 count is performed immediately after the
     United States' turn ..."; recorded and reported, the Minister of Law or the players end
     the game, the service does not)."""
-    findings = [_clean(diagnostic_report(f)) for f in played.findings]
+    findings = [entry_values(diagnostic_report(f)) for f in played.findings]
     data["played_out"] = findings
     report["played_out"] = findings
     data["new_position_sha256"] = digest(position_text(played.position))

@@ -33,28 +33,19 @@ from adjudicator.rolls.declared import order_of_loss_in, rolling_errors
 from adjudicator.rulings import Ruling, rule_ledger
 from adjudicator.turns import advance, outcome_from_json
 from adjudicator.units import UnitType
+from dice_server.ledger import entry_values
+from dice_server.services.battles import roll_finding
 from tests.conftest import League
 
 AXIS, ALLIES = "axis@example.org", "allies@example.org"
 
 
+DECLARED = ("number", "territory", "kind", "attacker", "defender")
+"""What a submission records of each declared battle (the service's ``_declared``)."""
+
+
 def canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _clean(value: Any) -> Any:
-    """A report's values as an entry holds them (the service's ``_clean``)."""
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_clean(v) for v in value if v is not None]
-    if isinstance(value, bool):
-        return int(value)
-    return value
-
-
-def _finding(found: Diagnostic) -> dict[str, Any]:
-    return {"severity": found.severity.value, "rule": found.rule.citation, "message": found.message}
 
 
 def listing(units: Mapping[str, int]) -> tuple[tuple[UnitType, int], ...]:
@@ -112,7 +103,7 @@ class GameLedger:
             "phase": phase,
             "text": text,
             "position_sha256": hashlib.sha256(shown.encode()).hexdigest(),
-            "findings": _clean(report.get("diagnostics", [])),
+            "findings": entry_values(report.get("diagnostics", [])),
             "in_force": 1,
             "by": self.player(),
         }
@@ -121,7 +112,9 @@ class GameLedger:
         report = check_report(text, self.position)
         data = self._data("pre-combat", text, report)
         data["battles"] = [
-            _clean({k: b.get(k) for k in ("number", "territory", "kind", "attacker", "defender")})
+            entry_values(
+                {k: b.get(k) for k in ("number", "territory", "kind", "attacker", "defender")}
+            )
             for b in report.get("battles", [])
         ]
         seq = self.add("submission", data)
@@ -155,7 +148,7 @@ class GameLedger:
         report = check_report(text, self.position, precombat=pre_text)
         data = self._data("post-combat", text, report)
         played = advance(self.position, parse(pre_text), parse(text), self._verdicts())
-        data["played_out"] = [_clean(diagnostic_report(f)) for f in played.findings]
+        data["played_out"] = [entry_values(diagnostic_report(f)) for f in played.findings]
         shown = canonical(dump_json(played.position))
         data["new_position_sha256"] = hashlib.sha256(shown.encode()).hexdigest()
         seq = self.add("submission", data)
@@ -211,7 +204,7 @@ class GameLedger:
                 f"{place} is not a battle of the pre-combat turn in force (entry "
                 f"#{self.pre['seq']}; its battles: {listed})"
             )
-            return {"findings": [_finding(Diagnostic(Severity.ERROR, Rule.CDE, message))]}
+            return {"findings": [roll_finding(Diagnostic(Severity.ERROR, Rule.CDE, message))]}
         link = {"submission": self.pre["seq"], "number": int(match["number"])}
         earlier = [
             b for b in self.bodies if b["kind"] == "roll" and b["data"].get("declared") == link
@@ -241,7 +234,7 @@ class GameLedger:
             if side == "defender" and not rolled["defender"]:
                 continue
             found = rolling_errors(side, rolled[side], expected[side], what)
-            findings += [_finding(f) for f in found]
+            findings += [roll_finding(f) for f in found]
         out: dict[str, Any] = {"declared": link}
         if findings:
             out["findings"] = findings

@@ -17,23 +17,12 @@ from flask.testing import FlaskClient
 
 from dice_server.cli import main
 from tests.conftest import League
+from tests.integration.test_turns import UKRAINE_ROLL
 
 PRECOMBAT = Path(__file__).resolve().parents[1] / "data" / "turns" / "02-ussr-r1-precombat.txt"
 TOO_MANY_INFANTRY = {
-    "round": 1,
-    "turn": 1,
-    "country": "USSR",
-    "battle": "Ukraine",
-    "attacker": [
-        {"unit": "INF", "count": 7},
-        {"unit": "ARM", "count": 2},
-        {"unit": "FTR", "count": 1},
-    ],
-    "defender": [
-        {"unit": "INF", "count": 3},
-        {"unit": "ARM", "count": 2},
-        {"unit": "FTR", "count": 1},
-    ],
+    **UKRAINE_ROLL,
+    "attacker": [{"unit": "INF", "count": 7}, *UKRAINE_ROLL["attacker"][1:]],
 }
 FIGHTER_LEFT_OUT = {
     "round": 1,
