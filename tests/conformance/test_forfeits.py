@@ -249,3 +249,14 @@ def hidden_csrf(html: str) -> str:
     )
     assert found, "no CSRF token on the page"
     return found.group(1)
+
+
+def test_the_pages_lead_to_the_dashboard_and_the_rankings(app: Flask, game: League) -> None:
+    from tests.conftest import logged_in
+
+    minister = logged_in(app, game.ctx, "minister@example.org").get("/").get_data(as_text=True)
+    player = logged_in(app, game.ctx, "axis@example.org").get("/").get_data(as_text=True)
+    assert 'href="/minister"' in minister and 'href="/minister"' not in player
+    assert 'href="/ratings"' in player and 'href="/ratings"' in app.test_client().get("/").get_data(
+        as_text=True
+    )
