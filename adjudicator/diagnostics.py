@@ -98,12 +98,18 @@ class Rule(FastEnum):
     """Where and into how many battles transports may unload."""
     AMPHIBIOUS = "IAAPA Rules Clarifications: Amphibious Assaults"
     """No retreat once a transport has unloaded into the battle; support shots in round 1."""
+    NON_COMBAT = "IAAPA Rules Clarifications: Combat/Non-Combat Movement"
+    """"With the exception of air units (which land during non-combat), no units may engage
+    in both combat and non-combat during the same turn.\""""
     CANALS = "IAAPA Rules Clarifications: Canals"
     """A canal is used only if you or your allies own the territory it passes through."""
     RETREATS = "IAAPA Rules Clarifications: Retreats"
     """Land and naval retreats are declared before the next battle is rolled."""
     ORDERS_OF_LOSS = "IAAPA Rules Clarifications: Orders of Loss"
     """How a special order of loss is written and which battles it covers."""
+    AA_GUN_MOVES = "IAAPA Rules Clarifications: AA Guns"
+    """"You may move an AA Gun into but not out of a newly captured territory"; who owns a
+    captured or liberated gun."""
     INCOME = "IAAPA Rules Clarifications: Income Collection and Spending"
     """"Any country that ends its turn with possession of its capital collects income"; no
     purchases while the capital is under enemy control."""
@@ -136,6 +142,14 @@ class Rule(FastEnum):
     LANDING = "Aircraft land where their side held land at the start of the turn"
     """Or on a carrier with room, within range; never in a territory taken this turn (facts
     sheet section 4)."""
+    MOVEMENT = "Movement: no unit moves farther than its movement allowance"
+    """INF and AA guns 1, ARM 2, ships 2 sea zones, FTR 4 and BMB 6 (2 more with Long Range
+    Aircraft), an aircraft's spent over the combat and non-combat moves together (facts
+    sheet sections 0 and 4; IAAPA Fighters)."""
+    NON_COMBAT_ROUTE = "Non-combat movement: no entering enemy or neutral land or enemy waters"
+    """"Land and sea units may not enter any territory controlled by an enemy or neutral, or
+    any sea zone containing an enemy or neutral unit" (TripleA rule book, Non-Combat
+    Movement); planes "may not fly over neutrals in non-combat" (facts sheet section 8)."""
     CARGO = "Transports: a sunk transport loses its cargo"
     """Cargo never fights and goes down with its transport (facts sheet section 3)."""
     PURCHASE_UNITS = "Purchase units: pay each unit's printed price from the IPCs in hand"

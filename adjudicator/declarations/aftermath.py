@@ -46,6 +46,8 @@ class Expectation:
     placed: dict[Key, list[int]] = field(default_factory=lambda: defaultdict(list))
     captured: dict[str, int] = field(default_factory=dict)
     """Land taken this turn, with the line saying so."""
+    air_only: dict[str, int] = field(default_factory=dict)
+    """Land battles won with only aircraft left, which take nothing, with the result's line."""
     cleared: set[str] = field(default_factory=set)
     """Sea zones whose battle the mover won."""
     damage: dict[str, int] = field(default_factory=dict)
@@ -116,7 +118,7 @@ class Expectation:
         return span[0] or 0, span[1]
 
 
-def _result_for(battle: Battle, results: tuple[CombatResult, ...]) -> CombatResult | None:
+def result_for(battle: Battle, results: tuple[CombatResult, ...]) -> CombatResult | None:
     for result in results:
         if result.number == battle.number and (result.territory in (None, battle.territory)):
             return result
@@ -186,10 +188,18 @@ def _combat_known(exp: Expectation, position: Position, battles: Turn, turn: Tur
                 fought = movement.blocked(lift.unload)
                 exp.add(lift.unload, UnitType.TRN, 0 if fought else lift.count, lift.count)
         battle = site.battle
-        result = _result_for(battle, turn.results)
+        result = result_for(battle, turn.results)
         walk_in = battle.kind is BattleKind.WALK_IN
         _arrive(exp, site.space, attackers, result, walk_in)
-        _outcome(exp, site.space, site.is_sea, result, walk_in, battle.line)
+        left = result.survivors if result is not None and result.survivors else attackers
+        _outcome(exp, site.space, site.is_sea, result, walk_in, battle.line, _captors(left))
+
+
+def _captors(left: Units) -> bool:
+    """Whether ``left`` (the survivors written, else every attacker) may hold a land unit:
+    only land units take a territory (facts sheet section 8: "Only surviving land units
+    capture a territory. Planes alone never do")."""
+    return any(u.stats.domain is Domain.LAND and u not in STAY for u, _ in left)
 
 
 def _outcome(
@@ -199,7 +209,10 @@ def _outcome(
     result: CombatResult | None,
     walk_in: bool,
     line: int,
+    captors: bool,
 ) -> None:
+    """What a battle's result does to the board: a won sea battle clears its zone; a won
+    land battle takes the territory if ``captors`` (a land unit is left to take it)."""
     won = walk_in or (
         result is not None and result.outcome in (CombatOutcome.WON, CombatOutcome.WALKED_IN)
     )
@@ -207,10 +220,13 @@ def _outcome(
         exp.damage[space] = result.damage
     if not won:
         return
+    at = result.line if result is not None else line
     if is_sea:
         exp.cleared.add(space)
+    elif captors:
+        exp.captured[space] = at
     else:
-        exp.captured[space] = result.line if result is not None else line
+        exp.air_only[space] = at
 
 
 def _combat_unknown(exp: Expectation, position: Position, turn: Turn) -> None:
@@ -226,7 +242,8 @@ def _combat_unknown(exp: Expectation, position: Position, turn: Turn) -> None:
             for unit in _MOVERS:
                 exp.add(where, unit, 0, None)
         is_sea = position.board.territories[result.territory].is_sea
-        _outcome(exp, result.territory, is_sea, result, False, result.line)
+        captors = not result.survivors or _captors(result.survivors)
+        _outcome(exp, result.territory, is_sea, result, False, result.line, captors)
 
 
 def _non_combat(exp: Expectation, position: Position, turn: Turn) -> None:

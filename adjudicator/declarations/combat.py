@@ -14,11 +14,11 @@ their origins and not sent twice (:mod:`.origins`), that they can fight and reac
 from __future__ import annotations
 
 from adjudicator.declarations.defenders import check_defenders
-from adjudicator.declarations.findings import Code, warning_finding
-from adjudicator.declarations.geometry import movement_of
+from adjudicator.declarations.findings import Code, info_finding, warning_finding
+from adjudicator.declarations.geometry import Movement, movement_of
 from adjudicator.declarations.landing import check_landing
 from adjudicator.declarations.origins import check_origins
-from adjudicator.declarations.plan import build
+from adjudicator.declarations.plan import Plan, build
 from adjudicator.declarations.reach import check_reach
 from adjudicator.declarations.sites import locate
 from adjudicator.declarations.transports import check_transports
@@ -27,6 +27,7 @@ from adjudicator.notation.model import Turn
 from adjudicator.position.model import Position
 from adjudicator.position.serialize import POWER_NAMES
 from adjudicator.powers import Power
+from adjudicator.units import Units, UnitType
 
 
 def attacker(turn: Turn, position: Position) -> Power:
@@ -65,7 +66,52 @@ def check_declarations(
     found.extend(check_transports(plan, movement))
     found.extend(check_landing(plan, movement))
     found.extend(check_defenders(plan, movement))
+    found.extend(_support_totals(plan, movement))
     return tuple(sorted(found, key=lambda f: f.line))
+
+
+def _support_totals(plan: Plan, movement: Movement) -> list[Diagnostic]:
+    """A land battle's Total line that leaves out only the battleships giving support shots.
+
+    The rules leave it open; the league's reading (README, "Rulings the rules leave open"):
+    no CDE. Section II asks that "the exact number and type of attacking units, along with
+    their country/territory or sea zone of origin, must be listed for each declared combat",
+    and the origin line does that for the battleship; the Total line is a summary the rule
+    book's example gives, and a supporting battleship is no unit of the land battle's force
+    (it fires once in round 1 and "cannot itself be hit", facts sheet section 5). A forgotten
+    support shot is a rolling error (Section III, BB Support Shots), not a declaration's."""
+    found: list[Diagnostic] = []
+    for site in plan.sites:
+        battle = site.battle
+        total = battle.total
+        if site.is_sea or total is None or not battle.origins:
+            continue
+        support = sum(
+            s.origin.units.count(UnitType.BB)
+            for s in plan.sorties
+            if s.site.number == site.number
+            and s.origin.place is not None
+            and movement.is_sea(s.origin.place)
+        )
+        attacker = battle.attacker
+        if not support or total.attacker == attacker:
+            continue
+        if total.attacker != attacker.minus(Units.of({UnitType.BB: support})):
+            continue
+        found.append(
+            info_finding(
+                total.line,
+                Rule.CDE,
+                f"battle #{site.number} ({site.space}): the Total line leaves out the {support} "
+                "BB declared for a support shot; the origin lines list it with its sea zone, "
+                "so the declaration stands",
+                "list the support shot in the Total line too, and roll it in round 1 (a "
+                "forgotten support shot is rolled afterwards, Error Correction III)",
+                Code.SUPPORT_NOT_IN_TOTAL,
+                also=(Rule.BB_SUPPORT,),
+            )
+        )
+    return found
 
 
 def void_battles(findings: tuple[Diagnostic, ...]) -> tuple[int, ...]:

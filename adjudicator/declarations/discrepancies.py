@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from adjudicator.declarations.aftermath import STAY, Expectation, expect
-from adjudicator.declarations.findings import Code, warning_finding
+from adjudicator.declarations.findings import Code, info_finding, warning_finding
+from adjudicator.declarations.placement import check_placements
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import Turn
 from adjudicator.position.model import Position, PositionError, check, copied
+from adjudicator.position.serialize import POWER_NAMES
 from adjudicator.powers import Power
 from adjudicator.units import (
     CHART_ORDER,
@@ -53,6 +55,8 @@ class PostCombat:
     power: Power
     position: Position
     findings: tuple[Diagnostic, ...]
+    expectation: Expectation | None = None
+    """What the orders were read to leave (:func:`.aftermath.expect`), for later checks."""
 
 
 _NONE_THERE = (0, 0)
@@ -275,9 +279,26 @@ def _new_owner(position: Position, territory: str, power: Power) -> Power:
     if original is None:
         return power
     owner = Power.from_triplea(original)
-    if owner is not power and owner.alliance is power.alliance and position.holds_capital(owner):
+    if owner is power or owner.alliance is not power.alliance:
+        return power
+    if position.holds_capital(owner) or position.capital(owner) == territory:
         return owner
     return power
+
+
+def _restored(position: Position, ally: Power) -> list[str]:
+    """``ally``'s original territories its allies hold: they go back to it when its capital
+    is liberated (IAAPA Placement of New Units: "if you liberate their capital ... it has now
+    reverted back to your Ally's control"; see :meth:`adjudicator.turns.table.Table.restore`)."""
+    name = ally.triplea_name
+    return [
+        territory
+        for territory, owner in position.owners.items()
+        if owner is not None
+        and owner is not ally
+        and owner.alliance is ally.alliance
+        and position.board.territories[territory].original_owner == name
+    ]
 
 
 def _spent(
@@ -324,11 +345,46 @@ def apply_post_combat(
                 kept = Units.of((u, n) for u, n in held if u in (UnitType.AA, UnitType.IC))
                 here[enemy] = Units()
                 here[new] = here.get(new, Units()) + kept
+        if new is not mover and position.capital(new) == territory:
+            for back in _restored(position, new):
+                after = after.with_owner(back, new)
+                there = changes.setdefault(back, copied(position.units_at(back)))
+                for holder, held in list(there.items()):
+                    if holder is not new and held.count(UnitType.IC):
+                        complexes = Units.of({UnitType.IC: held.count(UnitType.IC)})
+                        there[holder] = held.minus(complexes)
+                        there[new] = there.get(new, Units()) + complexes
     for zone in exp.cleared:
         here = changes.setdefault(zone, copied(position.units_at(zone)))
         for enemy in list(here):
             if enemy.alliance is not mover.alliance:
                 here[enemy] = Units()
+    found = rec.found
+    orders = precombat if precombat is not None else turn
+    found.extend(
+        check_placements(
+            position,
+            mover,
+            turn.placements,
+            owners=after.owners,
+            cleared=exp.cleared,
+            bought=bool(orders.purchases),
+        )
+    )
+    for territory, line in exp.air_only.items():
+        defender = position.owner(territory)
+        stays = f"{POWER_NAMES[defender]}'s" if defender is not None else "neutral"
+        found.append(
+            info_finding(
+                line,
+                Rule.POST_COMBAT,
+                f"{territory}: won with only aircraft left, and planes never capture: "
+                f"{territory} stays {stays}",
+                "only a land unit left in the territory takes it",
+                Code.AIR_ONLY,
+                also=(Rule.CAPTURE,),
+            )
+        )
     bank = copied(position.bank)
     cost, techs = _spent(position, mover, turn, precombat)
     neutrals = sum(1 for t in taken if position.owner(t) is None)
@@ -342,7 +398,6 @@ def apply_post_combat(
         if victim is not None:
             bank[victim] = max(0, bank[victim] - damage)
     left = bank[mover] - cost - NEUTRAL_FEE * neutrals
-    found = rec.found
     if left < 0:
         found.append(
             warning_finding(
@@ -375,4 +430,4 @@ def apply_post_combat(
         )
     if mover is position.to_move:
         result = result.next_turn()
-    return PostCombat(mover, result, tuple(sorted(found, key=lambda f: f.line)))
+    return PostCombat(mover, result, tuple(sorted(found, key=lambda f: f.line)), exp)

@@ -84,6 +84,49 @@ class Code(StrEnum):
     """Error: units bought while the power's capital is under enemy control (IAAPA Income
     Collection and Spending)."""
 
+    SUPPORT_NOT_IN_TOTAL = "support-not-in-total"
+    """Info: a land battle's Total line leaves out a battleship its origin lines declare for a
+    support shot: no CDE, the declaration stands (the league's reading, README)."""
+    AIR_ONLY = "air-only"
+    """Info: a land battle won with only aircraft left takes nothing: the territory stays
+    the defender's (the same code as the played-out turn's)."""
+
+    # --- post-combat orders: non-combat moves (IAAPA Combat/Non-Combat Movement) ---------
+    MOVED_AFTER_COMBAT = "moved-after-combat"
+    """Error: a unit that took part in combat (a battleship's support shot included) moves
+    in the non-combat move; only aircraft land then."""
+    MOVE_TOO_FAR = "move-too-far"
+    """Error: a non-combat move longer than the unit can go (aircraft: what the combat move
+    left of their range), or one only a canal its side did not hold could make."""
+    MOVE_THROUGH_ENEMY = "move-through-enemy"
+    """Error: a non-combat move into or through an enemy-held territory, an enemy-occupied
+    sea zone or a neutral (planes: over a neutral not taken this turn), or transports
+    unloading into land not friendly."""
+    LANDING_ILLEGAL = "landing-illegal"
+    """Error: aircraft ending the turn where they may not land: land not held since the
+    start of the turn, or a sea zone without a carrier with room."""
+    TRANSPORT_MOVE = "transport-move"
+    """Error: a non-combat move by or on transports the rules forbid: more cargo than room, a
+    transport that unloaded (in combat, or earlier in the non-combat move) moving on, the
+    cargo of loaded transports that retreated from a sea battle unloaded, cargo boarding or
+    landing away from the transports' sea zones."""
+    AA_OUT_OF_CAPTURED = "aa-out-of-captured"
+    """Error: an AA gun moved out of a territory captured this turn (IAAPA AA Guns)."""
+
+    # --- post-combat orders: retreats (IAAPA Rules Clarifications: Retreats) ---------------
+    RETREAT_ILLEGAL = "retreat-illegal"
+    """Warning: a retreat location that is not adjacent, not friendly at the time of the
+    retreat, not a place an attacking unit came from or passed through, or a retreat the
+    battle does not allow; later battles may be voided at the Minister's discretion."""
+
+    # --- post-combat orders: placement (IAAPA Placement of New Units) ----------------------
+    PLACEMENT_ILLEGAL = "placement-illegal"
+    """Error: new units placed where the rules do not allow (no complex owned since the start
+    of the turn, a fighter on a carrier, ships away from a complex or in an enemy zone)."""
+    PRODUCTION_LIMIT = "production-limit"
+    """Error: more units placed at a complex than it may build in a turn (a complex that is
+    not an original one builds at most its territory's value)."""
+
 
 def finding(
     severity: Severity,
@@ -104,6 +147,7 @@ def finding(
 
 error_finding = partial(finding, Severity.ERROR)
 warning_finding = partial(finding, Severity.WARNING)
+info_finding = partial(finding, Severity.INFO)
 
 
 VOID_SUGGESTION = (

@@ -9,6 +9,11 @@ considered null and void". And the exception: "if it is clear from the combat or
 the battle is to occur, and what units are involved, and the units are 100% correct, then no
 CDE can be called" (the submarine example: a single possible unit).
 
+An origin written so that it fits several places ("Car SZ": Caroline Islands or Carribean Sea
+Zone; the notation keeps them as ``could_be``) is read as the one of them holding every type
+the line lists and able to reach the battle, when only one is; otherwise as any origin that is
+not given, by the single place on the board the units can come from, else a CDE.
+
 Transports are counted per zone: the same transports may fight the sea battle that clears a
 zone and carry the assault unloading from it, but "Any given transport may only unload into
 one amphibious assault" (Rules Clarifications, Transport Unloading).
@@ -40,6 +45,13 @@ def _sites(demands: list[Demand]) -> tuple[int, ...]:
     return tuple(sorted({d.site.number for d in demands}))
 
 
+def _either(places: tuple[str, ...] | list[str], last: str = "or") -> str:
+    """ "A or B", "A, B or C" (``last`` "and": "A, B and C")."""
+    if len(places) < 2:
+        return places[0]
+    return f" {last} ".join([", ".join(places[:-1]), places[-1]])
+
+
 def _names(demands: list[Demand]) -> str:
     seen: dict[int, str] = {}
     for d in demands:
@@ -59,6 +71,8 @@ class OriginCheck:
         self.counts = self.position.unit_counts(self.power)
         self.units: dict[tuple[str, UnitType], list[Demand]] = defaultdict(list)
         self.named: dict[tuple[str, UnitType], int] = defaultdict(int)
+        self.meant: dict[int, str] = {}
+        """id of a sortie whose origin fits several places -> the one it is read as."""
 
     def have(self, place: str, unit: UnitType) -> int:
         """How many ``unit`` the attacker has in ``place`` at the start of the turn."""
@@ -72,9 +86,11 @@ class OriginCheck:
             for u, n in s.fighting
             if u is not UnitType.TRN or s.site.is_sea
         ]
+        self._read_ambiguous(drawn)
         for sortie, unit, count in drawn:
-            if sortie.place is not None:
-                self.named[(sortie.place, unit)] += count
+            place = self._origin(sortie)
+            if place is not None:
+                self.named[(place, unit)] += count
         for sortie, unit, count in drawn:
             self._locate(sortie, unit, count)
         for (place, unit), demands in self.units.items():
@@ -83,17 +99,65 @@ class OriginCheck:
         self._transports()
         return self.found
 
+    def _origin(self, sortie: Sortie) -> str | None:
+        """The origin as written, or the one place an ambiguous name was read as."""
+        return sortie.place if sortie.place is not None else self.meant.get(id(sortie))
+
+    def _read_ambiguous(self, drawn: list[tuple[Sortie, UnitType, int]]) -> None:
+        """Read each origin written so that it fits several places ("Car SZ") as the one of
+        them holding every type it lists, able to reach the battle, if only one is: then it
+        is clear from the orders what units are involved (Error Correction II)."""
+        types: dict[int, tuple[Sortie, set[UnitType]]] = {}
+        for sortie, unit, _ in drawn:
+            if sortie.origin.could_be:
+                types.setdefault(id(sortie), (sortie, set()))[1].add(unit)
+        for key, (sortie, listed) in types.items():
+            space = sortie.site.space
+            holding = [
+                place
+                for place in sortie.origin.could_be
+                if all(
+                    self.have(place, u) and can_reach(self.movement, u, place, space)
+                    for u in listed
+                )
+            ]
+            if len(holding) != 1:
+                continue
+            (meant,) = holding
+            self.meant[key] = meant
+            site = sortie.site
+            self.found.append(
+                warning_finding(
+                    sortie.line,
+                    Rule.CDE,
+                    f"{site.name}: {sortie.fighting} listed from a name that could be "
+                    f"{_either(sortie.origin.could_be)}; only {meant} holds them and they can "
+                    f"reach the battle from there, so it is clear where they come from: read "
+                    f"as from {meant}",
+                    f'write the origin in full to avoid a dispute: "{meant} {sortie.fighting}"',
+                    Code.INTENT_CLEAR,
+                    (site.number,),
+                )
+            )
+
     def _locate(self, sortie: Sortie, unit: UnitType, count: int) -> None:
         """File the demand under its origin, or under the one place intent makes clear."""
-        place = sortie.place
+        place = self._origin(sortie)
         if place is not None and self.have(place, unit):
             self.units[(place, unit)].append(Demand(sortie.site, sortie.line, count))
             return
-        clear = self._intent(sortie, unit, count)
         site = sortie.site
+        could_be = sortie.origin.could_be
+        clear = self._intent(sortie, unit, count)
         if clear is not None:
             self.units[(clear, unit)].append(Demand(site, sortie.line, count))
-            stated = f"from {place}" if place else "with no origin"
+            stated = (
+                f"from {place}"
+                if place
+                else f"from a name that could be {_either(could_be)}"
+                if could_be
+                else "with no origin"
+            )
             self.found.append(
                 warning_finding(
                     sortie.line,
@@ -105,6 +169,29 @@ class OriginCheck:
                     f'write the origin as {clear} to avoid a dispute: "{clear} {count} '
                     f'{unit.value}"',
                     Code.INTENT_CLEAR,
+                    (site.number,),
+                )
+            )
+            return
+        if could_be:
+            holding = [p for p in could_be if self.have(p, unit)]
+            self.found.append(
+                error_finding(
+                    sortie.line,
+                    Rule.CDE,
+                    f"{site.name}: {count} {unit.value} listed from a name that could be "
+                    f"{_either(could_be)}, and "
+                    + (
+                        f"{_either(holding, 'and')} each hold the attacker's {unit.value}: "
+                        "the origin is not clear"
+                        if len(holding) > 1
+                        else f"only {holding[0]} holds the attacker's {unit.value}, but not "
+                        "every unit the line lists, or not able to reach the battle"
+                        if holding
+                        else f"none of them holds the attacker's {unit.value}"
+                    ),
+                    f"write the origin in full; {VOID_SUGGESTION}",
+                    Code.ORIGIN_NOT_LISTED,
                     (site.number,),
                 )
             )

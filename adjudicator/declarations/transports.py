@@ -165,7 +165,16 @@ def _sea_battle_transports(plan: Plan) -> dict[str, int]:
 
 
 def _clearing(plan: Plan, movement: Movement) -> list[Diagnostic]:
-    """Transports unloading from an enemy-held zone must fight its sea battle."""
+    """Transports unloading from an enemy-held zone must fight its sea battle.
+
+    Error Correction II lists "failure to include transports in the sea zone clearing portion
+    of an amphibious assault" among the CDEs, and Amphibious Assaults says "Transports need to
+    be declared as part of the attacking force". Which battle it voids the rules leave open;
+    the league's reading (README, "Rulings the rules leave open"): both. The sea battle's
+    attacking force is wrong (the defender could have taken the transports, TRN first in the
+    default order of loss), so "no portion of the results may stand"; and the landing rides
+    transports whose sea battle did not validly happen, so the land battle is void too. With
+    no sea battle declared in the zone at all, only the land battle is void."""
     sea_battles = {s.space for s in plan.sites if s.is_sea}
     declared = _sea_battle_transports(plan)
     carried: dict[str, list[Lift]] = defaultdict(list)
@@ -182,16 +191,26 @@ def _clearing(plan: Plan, movement: Movement) -> list[Diagnostic]:
             if zone not in sea_battles
             else f"the sea battle in {zone} lists {declared.get(zone, 0)} TRN"
         )
+        clearing = tuple(s.number for s in plan.sites if s.is_sea and s.space == zone)
         for lift in lifts:
+            void = tuple(sorted({*clearing, lift.site.number}))
+            also = (
+                f"; the sea battle #{', #'.join(map(str, clearing))} is void with it (its "
+                "attacking force leaves out the transports, which the defender may hit)"
+                if clearing
+                else ""
+            )
             found.append(
-                _error(
-                    lift,
-                    f"the transports unload from {zone}, which holds enemy units, but {why}"
-                    f" ({needed} TRN unload there): transports must be declared in the sea zone "
-                    "clearing battle",
-                    f"declare the {needed} TRN attacking in the battle for {zone}",
-                    Code.TRANSPORTS_NOT_IN_SEA_BATTLE,
+                error_finding(
+                    lift.line,
                     Rule.CDE,
+                    f"{lift.site.name}: the transports unload from {zone}, which holds enemy "
+                    f"units, but {why} ({needed} TRN unload there): transports must be declared "
+                    f"in the sea zone clearing battle{also}",
+                    f"declare the {needed} TRN attacking in the battle for {zone}; "
+                    f"{VOID_SUGGESTION}",
+                    Code.TRANSPORTS_NOT_IN_SEA_BATTLE,
+                    void,
                     (Rule.AMPHIBIOUS,),
                 )
             )

@@ -14,7 +14,10 @@ combat moves when they come first (one whole turn in one email), else with ``pre
 pre-combat email of that turn) when given. When the post-combat orders come first (a USA
 post-combat and a USSR pre-combat sent together), the combat moves are checked against the
 position those orders leave, as the next power's when the same player moves it (an email
-names one power; the USA-USSR turn is one player's).
+names one power; the USA-USSR turn is one player's). Retreat locations and sub withdrawals
+written in the email (results, retreat notes, a defender's special orders) are checked against
+the start of the turn too, with the combat moves when known (:mod:`.retreats`), and so are
+the non-combat moves (:mod:`.noncombat`).
 """
 
 from __future__ import annotations
@@ -22,15 +25,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.declarations.combat import check_declarations, void_battles
+from adjudicator.declarations.combat import attacker, check_declarations, void_battles
 from adjudicator.declarations.counts import check_counts
 from adjudicator.declarations.discrepancies import apply_post_combat
 from adjudicator.declarations.findings import Code
+from adjudicator.declarations.noncombat import check_non_combat
 from adjudicator.declarations.purchases import check_purchases
+from adjudicator.declarations.retreats import check_retreats
 from adjudicator.diagnostics import Diagnostic
 from adjudicator.names import Names
 from adjudicator.notation.jsonreport import diagnostic_report, summary, turn_report
-from adjudicator.notation.model import Turn
+from adjudicator.notation.model import Turn, TurnKind
 from adjudicator.notation.parser import parse
 from adjudicator.position.model import Position
 from adjudicator.position.serialize import POWER_NAMES
@@ -72,7 +77,11 @@ def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None)
     """``turn`` checked against ``position``, the start of the turn it belongs to."""
     post = bool(turn.results or turn.moves or turn.placements or turn.map or turn.counts)
     if not post:
-        pre = (*check_purchases(turn, position), *check_declarations(turn, position))
+        pre = [*check_purchases(turn, position), *check_declarations(turn, position)]
+        if turn.retreats or turn.withdrawals:  # a retreat note, or the defender's orders
+            mover = position.to_move if turn.kind is TurnKind.SPECIAL_ORDERS else None
+            moves = turn if turn.battles else precombat
+            pre.extend(check_retreats(position, mover or attacker(turn, position), turn, moves))
         return TurnCheck(turn, tuple(sorted(pre, key=lambda f: f.line)), position)
     first_post = _first_line(turn)
     whole = bool(turn.battles) and min(b.line for b in turn.battles) < first_post
@@ -81,12 +90,25 @@ def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None)
     found: list[Diagnostic] = []
     if pre_first:
         found.extend(check_purchases(turn, position))
+    declared: tuple[Diagnostic, ...] = ()
     if whole:
-        found.extend(check_declarations(turn, position))
+        declared = check_declarations(turn, position)
+        found.extend(declared)
     applied = apply_post_combat(position, turn, precombat=turn if whole else precombat)
     overspent = any(f.code is Code.OVERSPENT for f in found)
     found.extend(f for f in applied.findings if not (overspent and f.code is Code.OVERSPENT))
     found.extend(check_counts(applied.position, applied.power, turn.counts))
+    found.extend(check_retreats(position, applied.power, turn, turn if whole else precombat))
+    found.extend(
+        check_non_combat(
+            position,
+            applied.power,
+            turn,
+            turn if whole else precombat,
+            void=void_battles(declared) if whole else None,
+            expectation=applied.expectation,
+        )
+    )
     if first_pre is not None and not pre_first:
         after = applied.position
         same_player = after.to_move.alliance is applied.power.alliance

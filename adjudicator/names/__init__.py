@@ -2,7 +2,9 @@
 
 ``classic_names().place("Moscoq")`` resolves to "Russia", marked corrected (a typo the caller
 should warn about); ``classic_names().unit_count("10 ing")`` is ten infantry; "E.US" is East
-US as written, never West US (IAAPA Error Correction VI).
+US as written, never West US (IAAPA Error Correction VI). A place name is read as an
+abbreviation before it is corrected: "Caro SZ" is Caroline Islands Sea Zone, "Car SZ" is
+ambiguous (Caroline Islands or Carribean), never Karelia's "Kar SZ" one letter away.
 
 Powers and technologies are written one way in everything the league records (a ledger
 entry, a position, a turn report): :func:`power_label` ("USSR", "Germany", "UK", "Japan",
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 
 from adjudicator.boards.model import Board
 from adjudicator.boards.shipped import classic
+from adjudicator.names.abbreviating import Shortenings
 from adjudicator.names.abbreviations import IAAPA_ABBREVIATIONS, Notation, Term, unit_names
 from adjudicator.names.classic_aliases import CLASSIC_ALIASES
 from adjudicator.names.places import place_names
@@ -103,9 +106,10 @@ def technology_names() -> NameTable[Technology]:
 
 def exactly(table: NameTable[T], written: str) -> T:
     """What ``written`` names in ``table``, taken only as written: a request to the dice
-    server is refused rather than corrected (UnknownName, AmbiguousName otherwise)."""
+    server is refused rather than corrected or expanded (UnknownName, AmbiguousName
+    otherwise)."""
     found = table.resolve(written)
-    if found.corrected:
+    if not found.exact:
         raise UnknownName(written, table.kind, f"did you mean {found.label}?")
     return found.value
 
@@ -171,6 +175,7 @@ __all__ = [
     "Names",
     "Notation",
     "Resolution",
+    "Shortenings",
     "Term",
     "UnknownName",
     "classic_names",

@@ -123,5 +123,34 @@ CLASSIC_ALIASES: Mapping[str, tuple[str, ...]] = {
     "Central Mediteranean Sea Zone": ("CMed",),
     "East Mediteranean Sea Zone": ("EMed",),
     "West Mediteranean Sea Zone": ("WMed",),
+    # --- waters the rule book names that classic.xml has no zone for (Error Correction II:
+    # "There is only 1 German sub on the board (in azo sz), and only 1 UK trn on the board
+    # (in lab sz)"). Each was placed by where the water lies on the Classic map: the
+    # islands' latitude and longitude, interpolated between coast landmarks of the map's
+    # polygons (Cabo da Roca, Estaca de Bares, Gibraltar, Cape Spear, the Rio de Oro coast),
+    # then point-in-polygon in data/triplea/world_war_ii_classic/polygons.txt.
+    # Labrador: the sea off East Canada (Labrador and Newfoundland are East Canada on the
+    # board); every point of the Labrador Sea lies in East Canada Sea Zone.
+    "East Canada Sea Zone": (
+        "Labrador",
+        "Labrador Sea",
+        "Labrador SZ",
+        "Labrador Sea Zone",
+        "Lab SZ",
+    ),
+    # Azores: every island (Flores to Santa Maria) falls at x 607-646, y 767-820, inside West
+    # Spain Sea Zone (x 572-841, y 527-940), well east of its border with East Canada Sea Zone.
+    "West Spain Sea Zone": ("Azores", "Azores SZ", "Azores Sea Zone", "Azo SZ"),
+    # Canaries: 27.6-29.4N, south of the West Spain / West Africa border (y 940, about 31N
+    # on the Moroccan coast), off the coast of French West Africa and Rio del Oro: in West
+    # Africa Sea Zone, not West Spain Sea Zone.
+    "West Africa Sea Zone": (
+        "Canaries",
+        "Canary",
+        "Canary Islands",
+        "Canary SZ",
+        "Canaries SZ",
+        "Canary Islands SZ",
+    ),
 }
 """classic.xml name -> hand-written aliases."""

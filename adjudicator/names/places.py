@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from itertools import product
 
 from adjudicator.boards.model import Board
+from adjudicator.names.abbreviating import Shortenings
 from adjudicator.names.resolver import NameTable, normalise
 
 WORD_VARIANTS: Mapping[str, tuple[str, ...]] = {
@@ -52,6 +53,17 @@ WORD_VARIANTS: Mapping[str, tuple[str, ...]] = {
 _SEA_SUFFIX = "Sea Zone"
 _SEA_SUFFIXES = ("Sea Zone", "SZ", "Sea", "S.Z.")
 _COMPASS = {"east", "west", "north", "south", "central", "e", "w", "n", "s", "c"}
+_COMPASS_WORDS = ("East", "West", "North", "South", "Central")
+
+PLACE_SHORTENINGS = Shortenings(
+    suffixes=_SEA_SUFFIXES,
+    optional_starts=frozenset(
+        normalise(w) for word in _COMPASS_WORDS for w in (word, *WORD_VARIANTS[word])
+    ),
+)
+"""How place names are abbreviated: "SZ" is no part of a stem, and a compass word a name
+starts with may be left out ("Can SZ" fits East and West Canada Sea Zone, so it is
+ambiguous; "Spain SZ" fits West Spain Sea Zone only)."""
 
 
 def word_variants(name: str) -> set[str]:
@@ -164,4 +176,5 @@ def place_names(
         place_entries(board, aliases),
         lambda name: name,
         refusals=canal_refusals(board),
+        shortenings=PLACE_SHORTENINGS,
     )

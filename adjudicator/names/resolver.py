@@ -1,4 +1,4 @@
-"""Resolve a name as a player wrote it: exact first, then the IAAPA typo rule.
+"""Resolve a name as a player wrote it: exact first, then an abbreviation, then the typo rule.
 
 IAAPA Error Correction, Section VI (Typographical Errors):
 
@@ -13,6 +13,17 @@ So: a word matching a name exactly (ignoring case, spaces and punctuation) is ta
 written, even if the player meant another name; only a word matching no name is corrected,
 and only when one name is nearest within a tolerance scaled by the word's length; a word with
 a digit in it is never corrected; several names equally near is an :class:`AmbiguousName`.
+
+A table given :class:`~adjudicator.names.abbreviating.Shortenings` (places) first reads a
+word that is no name as an abbreviation (IAAPA Abbreviations: "A player may use any
+abbreviation as long as its meaning is clear"): each written word the start of the same word
+of a name ("Car SZ" of "Caroline SZ"), leading compass words of the name left out if the
+player left them out ("Can SZ" of "E Can SZ"). One place abbreviated is that place; several
+are ambiguous, and the word is never corrected to a third place it is one letter away from
+("Car SZ" is Caroline Islands or Carribean, never "Kar SZ"). Only a word abbreviating no
+place may be a misspelling, and only if its stem (the name less "SZ") has four letters or
+more: a short abbreviation with a wrong letter is another abbreviation, not a readily
+decipherable word.
 """
 
 from __future__ import annotations
@@ -23,9 +34,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, TypeVar
 
+from adjudicator.names.abbreviating import AbbreviationIndex, Shortenings, words
+
 T = TypeVar("T", bound=Hashable)
 
 RULE = "IAAPA Error Correction VI"
+ABBREVIATION_RULE = "IAAPA Abbreviations"
 
 
 def normalise(text: str) -> str:
@@ -78,6 +92,8 @@ class Match(Enum):
     """The word is a name or alias (ignoring case, spaces and punctuation)."""
     CORRECTED = "corrected"
     """The word was a misspelling, read as the one name nearest to it."""
+    ABBREVIATED = "abbreviated"
+    """The word shortens the names of one place only ("Caro SZ"), and is read as it."""
 
 
 @dataclass(frozen=True)
@@ -94,18 +110,34 @@ class Resolution(Generic[T]):
     distance: int = 0
 
     @property
+    def exact(self) -> bool:
+        """True when the word is a name as written: nothing was corrected or expanded."""
+        return self.match is Match.EXACT
+
+    @property
     def corrected(self) -> bool:
         """True when the word was a typo; a caller should warn the player."""
         return self.match is Match.CORRECTED
 
+    @property
+    def abbreviated(self) -> bool:
+        """True when the word was read as the one name it shortens; a caller should say so."""
+        return self.match is Match.ABBREVIATED
+
     def warning(self) -> str | None:
-        """The notice for a corrected typo, or None for an exact match."""
-        if not self.corrected:
-            return None
-        return (
-            f"read {self.written!r} as {self.alias!r} ({self.label}): a simple "
-            f"misspelling is not an error ({RULE})"
-        )
+        """The notice for a word not taken as written (a typo, an abbreviation), else None."""
+        if self.corrected:
+            return (
+                f"read {self.written!r} as {self.alias!r} ({self.label}): a simple "
+                f"misspelling is not an error ({RULE})"
+            )
+        if self.abbreviated:
+            return (
+                f"read {self.written!r} as {self.alias!r} ({self.label}), the one name it "
+                f"abbreviates: an abbreviation whose meaning is clear is not an error "
+                f"({ABBREVIATION_RULE})"
+            )
+        return None
 
 
 class NameResolutionError(ValueError):
@@ -131,10 +163,16 @@ class UnknownName(NameResolutionError):
 
 
 class AmbiguousName(NameResolutionError):
-    """The word is equally near several names: the correct word is not readily decipherable."""
+    """The word is equally near several names, or abbreviates several: the correct word is not
+    readily decipherable. ``candidates`` are shown to the player ("Caroline Islands Sea Zone
+    (Caroline SZ)"); ``labels`` are the canonical names alone, for a caller that can tell
+    which was meant from elsewhere (where the units are)."""
 
-    def __init__(self, written: str, kind: str, candidates: Iterable[str]) -> None:
+    def __init__(
+        self, written: str, kind: str, candidates: Iterable[str], labels: Iterable[str] = ()
+    ) -> None:
         self.candidates = tuple(sorted(set(candidates)))
+        self.labels = tuple(sorted(set(labels)))
         super().__init__(
             written,
             kind,
@@ -150,6 +188,16 @@ class _Hit(Generic[T]):
     distance: int
 
 
+@dataclass(frozen=True)
+class _Reading(Generic[T]):
+    """What a word that is no name was found to be: cached per written form."""
+
+    match: Match
+    hits: tuple[_Hit[T], ...]
+    too_short: bool = False
+    """The stem is too short to correct: a single hit is not taken, only named."""
+
+
 class NameTable(Generic[T]):
     """Names and aliases of one kind of thing (units, places, powers) and their resolver.
 
@@ -157,7 +205,8 @@ class NameTable(Generic[T]):
     ``label`` gives a value's canonical name for messages. An alias shared by two values is
     kept, and resolving it exactly raises :class:`AmbiguousName`. ``refusals`` maps a name
     that is deliberately *not* a valid value to the reason shown. With ``plurals``, a word
-    ending in "s" also matches the alias without it ("10 infs").
+    ending in "s" also matches the alias without it ("10 infs"). With ``shortenings``, a word
+    that is no name is first read as an abbreviation (see the module's docstring).
     """
 
     def __init__(
@@ -168,11 +217,13 @@ class NameTable(Generic[T]):
         *,
         refusals: Mapping[str, str] | None = None,
         plurals: bool = False,
+        shortenings: Shortenings | None = None,
     ) -> None:
         self.kind = kind
         self._label = label
         self._plurals = plurals
         self._exact: dict[str, dict[T, str]] = {}
+        entries = list(entries)
         for alias, value in entries:
             key = normalise(alias)
             if not key:
@@ -180,7 +231,10 @@ class NameTable(Generic[T]):
             self._exact.setdefault(key, {}).setdefault(value, alias)
         self._refusals = {normalise(k): v for k, v in (refusals or {}).items()}
         self._fuzzy_keys = [k for k in self._exact if not any(c.isdigit() for c in k)]
-        self._cache: dict[str, tuple[_Hit[T], ...]] = {}
+        self._cache: dict[str, _Reading[T]] = {}
+        self._shortened = (
+            AbbreviationIndex(entries, shortenings) if shortenings is not None else None
+        )
 
     def __contains__(self, written: object) -> bool:
         return isinstance(written, str) and normalise(written) in self._exact
@@ -208,12 +262,42 @@ class NameTable(Generic[T]):
                 self.kind,
                 f"a number is never a typographical error ({RULE})" if key else "it is blank",
             )
-        if key not in self._cache:
-            self._cache[key] = self._nearest(key)
-        hits = self._cache[key]
+        if self._shortened is None:
+            reading = self._cache.get(key)
+            if reading is None:
+                reading = self._cache[key] = _Reading(Match.CORRECTED, self._nearest(key))
+        else:
+            form = words(written)
+            cache_key = " ".join(form)
+            reading = self._cache.get(cache_key)
+            if reading is None:
+                reading = self._cache[cache_key] = self._read(key, form, self._shortened)
+        hits = reading.hits
         if not hits:
             raise UnknownName(written, self.kind)
-        return self._one(written, hits, Match.CORRECTED)
+        if reading.too_short and len(hits) == 1:
+            hit = hits[0]
+            raise UnknownName(
+                written,
+                self.kind,
+                f"it is too short to be read as a misspelling of {hit.alias!r} "
+                f"({self._label(hit.value)}): a short abbreviation with a wrong letter is "
+                f"another abbreviation, not a readily decipherable word ({RULE}); write the "
+                "name in full",
+            )
+        return self._one(written, hits, reading.match)
+
+    def _read(self, key: str, form: tuple[str, ...], index: AbbreviationIndex[T]) -> _Reading[T]:
+        """What a word that is no name is: the places it abbreviates, else a misspelling."""
+        shortened = tuple(_Hit(v, a, 0) for v, a in index.fits(form).items())
+        if len(shortened) > 1:
+            return _Reading(Match.ABBREVIATED, shortened)
+        typos = self._nearest(key)
+        if len(shortened) == 1:
+            if len(typos) == 1 and typos[0].value == shortened[0].value:
+                return _Reading(Match.CORRECTED, typos)  # "Ukrain": a letter short is a typo
+            return _Reading(Match.ABBREVIATED, shortened)
+        return _Reading(Match.CORRECTED, typos, too_short=not index.correctable(form))
 
     def _exact_hits(self, key: str) -> tuple[_Hit[T], ...]:
         for candidate in self._forms(key):
@@ -247,7 +331,10 @@ class NameTable(Generic[T]):
     def _one(self, written: str, hits: tuple[_Hit[T], ...], match: Match) -> Resolution[T]:
         if len(hits) > 1:
             raise AmbiguousName(
-                written, self.kind, (f"{self._label(h.value)} ({h.alias})" for h in hits)
+                written,
+                self.kind,
+                (f"{self._label(h.value)} ({h.alias})" for h in hits),
+                (self._label(h.value) for h in hits),
             )
         hit = hits[0]
         return Resolution(

@@ -284,7 +284,7 @@ class CombatReader:
                 f"move the line under the battle in {target}, or correct the place",
                 "destination-mismatch",
             )
-        for place, units in route.origins:
+        for place, units, could_be in route.origins:
             if not units:
                 if self.reader.errors_on(line) == 0:
                     self.reader.error(
@@ -306,7 +306,7 @@ class CombatReader:
                     "missing-origin",
                 )
             battle.origins.append(
-                Origin(line, place, units, tuple(path), route.transports, route.lands)
+                Origin(line, place, units, tuple(path), route.transports, route.lands, could_be)
             )
 
     def _implicit(self, line: int, territory: str, kind: BattleKind) -> Draft:

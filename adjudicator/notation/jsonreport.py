@@ -21,7 +21,9 @@ Version 1::
                                             the Total line's; {} for a walk-in ("WI", "MT");
                                             absent if neither lists them
                   "origins": [{"line", "from", "units", "via": [place, ...],
-                               "transports": {UNIT: n}, "land": place}],
+                               "transports": {UNIT: n}, "land": place,
+                               "could_be": [place, ...]}],     (no "from": the name
+                                            written fits each of these places)
                   "total": {"line", "attacker", "defender", "attacking_power",
                             "defending_power"}}],
      "results": [{"line", "number", "territory", "outcome": "won" | "lost" | "retreated" |
@@ -50,11 +52,14 @@ engine's citations were made one). A diagnostic's ``code`` is stable (messages m
 reworded). Errors (part of the turn not
 read): unknown-name, ambiguous-name, bad-number ("1O inf"), unreadable, no-battle,
 no-units, no-place, no-destination, count-units (both numbers in $). Warnings (read, but
-look): typo (a corrected misspelling), count-units ("UK 30/32"), total-mismatch,
-defender-mismatch, missing-origin, no-attackers, destination-mismatch, duplicate-battle,
-not-read (a line naming units that was not understood), no-orders, unstated-outcome (a
-result giving casualties but not how the battle ended, "lost my sub": read as lost). Notes:
-quoted, implicit-battle (a battle read from a move, with no header), not-read (chat).
+look): typo (a corrected misspelling), ambiguous-origin (an attacking origin written so
+that it fits several places, "Car SZ": read as ``could_be``), count-units ("UK 30/32"),
+total-mismatch, defender-mismatch, missing-origin, no-attackers, destination-mismatch,
+duplicate-battle, not-read (a line naming units that was not understood), no-orders,
+unstated-outcome (a result giving casualties but not how the battle ended, "lost my sub":
+read as lost). Notes:
+quoted, implicit-battle (a battle read from a move, with no header), not-read (chat),
+abbreviation (a shortened place name read as the one place it fits: "Caro SZ").
 Example (the rule book's Precombat example, battle #1 only)::
 
     {"number": 1, "territory": "West Europe", "line": 2, "kind": "battle",
@@ -106,6 +111,7 @@ def _origin(origin: Origin) -> Report:
     _put(obj, "via", list(origin.via))
     _put(obj, "transports", origin.transports.to_json())
     _put(obj, "land", origin.lands)
+    _put(obj, "could_be", list(origin.could_be))
     return obj
 
 

@@ -1,8 +1,9 @@
 """Name look-ups for the notation, cached: a turn asks for the same few names again and again.
 
-Names resolve through :mod:`adjudicator.names` (exact, or a misspelling within the typo
-tolerance, IAAPA Error Correction VI); resolution is pure, so what a written word names is
-found once and kept, failures included, for every email read with the same tables.
+Names resolve through :mod:`adjudicator.names` (exact, an abbreviation of one place only, or
+a misspelling within the typo tolerance, IAAPA Error Correction VI); resolution is pure, so
+what a written word names is found once and kept, failures included, for every email read
+with the same tables.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class Lookup:
 
     def _exact_place(self, written: str) -> str | None:
         found = self.places[written]
-        return found.value if isinstance(found, Resolution) and not found.corrected else None
+        return found.value if isinstance(found, Resolution) and found.exact else None
 
     def _unit(self, written: str) -> Resolution[Term] | NameResolutionError:
         try:

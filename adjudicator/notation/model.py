@@ -89,7 +89,9 @@ class Origin:
     IAAPA Error Correction II; the parser warns). ``via`` lists the spaces passed through in
     order (the transport's zone, the zone it sails to, a blitz route); ``transports`` the
     units that carry ``units`` (they are not attackers of a land battle); ``lands`` where
-    planes will land.
+    planes will land. ``could_be`` lists the places an origin written ambiguously fits
+    ("Car SZ": Caroline Islands or Carribean Sea Zone; ``place`` is then None): the check
+    against the board reads it as the one of them holding the units, if only one does.
     """
 
     line: int
@@ -98,6 +100,7 @@ class Origin:
     via: tuple[str, ...] = ()
     transports: Units = field(default_factory=Units)
     lands: str | None = None
+    could_be: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -333,7 +333,7 @@ class TurnParser:
             found.purchases.extend([bought] if bought else [])
             read = bought is not None
         elif section is Section.COMBAT:
-            route = read_route(r, number, text, toks, Rule.PRECOMBAT)
+            route = read_route(r, number, text, toks, Rule.PRECOMBAT, attack=True)
             if route is not None:
                 self.combat.move(number, route)
             read = route is not None

@@ -88,9 +88,9 @@ def moves(reader: Reader, line: int, route: Route) -> list[Move]:
         return []
     path = tuple(p for p in route.path if p != destination)
     return [
-        Move(line, place, units, destination, path, route.transports)
-        for place, units in route.origins
-        if units
+        Move(line, start.place, start.units, destination, path, route.transports)
+        for start in route.origins
+        if start.units
     ]
 
 

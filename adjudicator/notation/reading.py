@@ -3,8 +3,10 @@
 Every line parser works on the tokens of one line and asks a :class:`Reader` for names. A
 name is resolved by :mod:`adjudicator.names` (canonical names are classic.xml's): an exact
 name is taken as written; a misspelling that resolves is a warning (IAAPA Error Correction
-VI: "Simple typographical misspellings are ignored and not considered errors"); a word that
-resolves to nothing, or to several names, is an error. A number is never corrected.
+VI: "Simple typographical misspellings are ignored and not considered errors"); a place
+abbreviated so that it fits one place only is a note (IAAPA Abbreviations: "any abbreviation
+as long as its meaning is clear"); a word that resolves to nothing, or to several names, is
+an error. A number is never corrected.
 """
 
 from __future__ import annotations
@@ -175,14 +177,24 @@ class Reader:
 
     def _corrected(self, line: int, found: Resolution[Term] | Resolution[str]) -> None:
         notice = found.warning()
-        if notice is not None:
-            self.warning(
+        if notice is None:
+            return
+        if found.abbreviated:
+            self.info(
                 line,
-                Rule.TYPOGRAPHICAL_ERRORS,
+                Rule.ABBREVIATIONS,
                 notice,
-                f"write {found.alias!r} to avoid the correction",
-                "typo",
+                f"write {found.alias!r} to be read without a note",
+                "abbreviation",
             )
+            return
+        self.warning(
+            line,
+            Rule.TYPOGRAPHICAL_ERRORS,
+            notice,
+            f"write {found.alias!r} to avoid the correction",
+            "typo",
+        )
 
     # --- names -----------------------------------------------------------------------------
 
@@ -198,10 +210,33 @@ class Reader:
         self._corrected(line, found)
         return found.value
 
+    def origin(self, line: int, written: str, rule: Rule) -> tuple[str | None, tuple[str, ...]]:
+        """An attacking origin, as :meth:`place` reads it, except a name that fits several
+        places: not an error here but (None, those places) with a warning, for the check
+        against the board to read it as the one of them holding the units (IAAPA Error
+        Correction II: "if it is clear from the combat orders where the battle is to occur,
+        and what units are involved, and the units are 100% correct, then no CDE can be
+        called")."""
+        exact = self.lookup.exact_places[written]
+        if exact is not None:
+            return exact, ()
+        found = self.lookup.places[written]
+        if isinstance(found, AmbiguousName) and len(found.labels) > 1:
+            self.warning(
+                line,
+                Rule.CDE,
+                f"the origin {written!r} could be any of {', '.join(found.labels)}: it is "
+                "read as the one of them holding the units listed, if only one does",
+                f"write one of {', '.join(found.candidates)} in full",
+                "ambiguous-origin",
+            )
+            return None, found.labels
+        return self.place(line, written, rule), ()
+
     def is_place(self, written: str) -> bool:
         """True if ``written`` names a place exactly (no correction needed)."""
         found = self.lookup.place(written)
-        return isinstance(found, Resolution) and not found.corrected
+        return isinstance(found, Resolution) and found.exact
 
     def exact_term(self, written: str) -> Term | None:
         """The unit/tech/notation word ``written`` names exactly, or None."""

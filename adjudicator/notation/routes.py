@@ -117,16 +117,26 @@ def segments(toks: list[Token]) -> tuple[list[Segment], bool]:
     return found, walk_in
 
 
+class Start(NamedTuple):
+    """Where units of a movement line start: ``place`` (None when the line names none: "2
+    INF"), or, for an attack whose origin is written so that it fits several places ("Car
+    SZ 1 AC"), None and ``could_be`` those places, for the check against the board."""
+
+    place: str | None
+    units: Units
+    could_be: tuple[str, ...] = ()
+
+
 class Route(NamedTuple):
     """One movement line read: origins with their units, then where they go.
 
-    ``origins`` pairs each origin (None when the line names none: "2 INF") with its
-    units. ``path`` lists the spaces after the origin in the order written: the transports'
-    zone ("on"), then the "to"/"via" places; ``destination`` is the last "to" place.
-    ``named_origin`` says whether any origin was written at all.
+    ``origins`` gives each origin with its units. ``path`` lists the spaces after the origin
+    in the order written: the transports' zone ("on"), then the "to"/"via" places;
+    ``destination`` is the last "to" place. ``named_origin`` says whether any origin was
+    written at all.
     """
 
-    origins: tuple[tuple[str | None, Units], ...]
+    origins: tuple[Start, ...]
     transports: Units
     path: tuple[str, ...]
     destination: str | None
@@ -135,11 +145,21 @@ class Route(NamedTuple):
     named_origin: bool
 
 
-def read_route(reader: Reader, line: int, text: str, toks: Tokens, rule: Rule) -> Route | None:
+def read_route(
+    reader: Reader,
+    line: int,
+    text: str,
+    toks: Tokens,
+    rule: Rule,
+    *,
+    attack: bool = False,
+) -> Route | None:
     """The route of a movement line; None when it has no origin or units, or when part of it
-    could not be read (its error is recorded: one error a line, never a half-read move)."""
+    could not be read (its error is recorded: one error a line, never a half-read move).
+    In an ``attack``, an origin with units whose name fits several places is kept, with
+    those places (:meth:`Reader.origin`)."""
     segs, walk_in = segments(toks)
-    origins: list[tuple[str | None, Units]] = []
+    origins: list[Start] = []
     from_place: str | None = None
     transports = NO_UNITS
     path: list[str] = []
@@ -158,17 +178,22 @@ def read_route(reader: Reader, line: int, text: str, toks: Tokens, rule: Rule) -
             )
         for item in found:
             place = None
+            could_be: tuple[str, ...] = ()
             if item.place_text is not None:
-                named = named or seg.role in ("", "from")
-                place = reader.place(line, item.place_text, rule)
+                starts = seg.role in ("", "from")
+                named = named or starts
+                if attack and starts and item.units:
+                    place, could_be = reader.origin(line, item.place_text, rule)
+                else:
+                    place = reader.place(line, item.place_text, rule)
             if reader.errors_on(line) > errors:
                 return None  # one error a line: the rest of it cannot be trusted
             if seg.role == "":
                 if item.units or item.place_text is not None:
-                    origins.append((place, item.units))
+                    origins.append(Start(place, item.units, could_be))
             elif seg.role == "from":
                 if item.units:
-                    origins.append((place, item.units))
+                    origins.append(Start(place, item.units, could_be))
                 else:
                     from_place = place
             elif seg.role == "on":
@@ -183,9 +208,11 @@ def read_route(reader: Reader, line: int, text: str, toks: Tokens, rule: Rule) -
                     if seg.role == "to":
                         destination = place
     if from_place is not None:
-        origins = [(p if p is not None else from_place, u) for p, u in origins]
+        origins = [
+            o if o.place is not None or o.could_be else Start(from_place, o.units) for o in origins
+        ]
         if not origins:
-            origins = [(from_place, NO_UNITS)]
+            origins = [Start(from_place, NO_UNITS)]
     if not origins:
         return None
     return Route(tuple(origins), transports, tuple(path), destination, lands, walk_in, named)

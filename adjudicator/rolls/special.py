@@ -31,6 +31,19 @@ class TechRoll:
     Each research die costs 5 IPC; each 6 is a breakthrough, and one chart die per
     breakthrough picks the technology, re-rolled while it names one already owned or
     already won in this roll.
+
+    The dice declared are the dice bought ("this will be considered the desired amount
+    purchased"), so they are what the research costs. More dice entered than declared: "the
+    extra dice are ignored similar to a combat rolling error", so breakthroughs count among
+    the first ``declared`` only ("start with the first listed die roll and sequentially,
+    from left to right, take the correct number of dice", Section III). Fewer: "the extra dice
+    will be rolled to make up the total purchased", so the roller throws the missing ones
+    at once, in a research group of their own. Either way the chart dice are thrown only once
+    the correct number of research dice stand ("the rolls determining the techs acquired will
+    be ignored and rerolled once the correct number of tech dice have been rolled"), one per
+    breakthrough among them. An entry where ``declared`` and ``rolled`` differ says which
+    dice count: ``counted``, the research dice that stand (an entry without it is older,
+    and its figures count every die thrown; the rulings read both).
     """
 
     header: RollHeader
@@ -39,17 +52,32 @@ class TechRoll:
     owned: tuple[Technology, ...]
 
     def record(self, by: str, draw: Draw) -> dict[str, Any]:
-        """The entry's data: the research dice, then one chart die run per breakthrough."""
+        """The entry's data: the research dice (and any made up), then one chart die run per
+        breakthrough among the dice that stand."""
         research = draw(self.dice)
-        breakthroughs = research.count(BREAKTHROUGH)
-        groups: list[dict[str, Any]] = [
-            {
-                "purpose": "research",
-                "count": self.dice,
-                "dice": research,
-                "breakthroughs": breakthroughs,
-            }
-        ]
+        first: dict[str, Any] = {
+            "purpose": "research",
+            "count": self.dice,
+            "dice": research,
+            "breakthroughs": research[: self.declared].count(BREAKTHROUGH),
+        }
+        if self.dice > self.declared:
+            first["stand"] = self.declared
+        groups: list[dict[str, Any]] = [first]
+        standing = research[: self.declared]
+        if self.declared > self.dice:
+            made_up = draw(self.declared - self.dice)
+            standing = research + made_up
+            groups.append(
+                {
+                    "purpose": "research",
+                    "count": len(made_up),
+                    "dice": made_up,
+                    "breakthroughs": made_up.count(BREAKTHROUGH),
+                    "made_up": 1,
+                }
+            )
+        breakthroughs = standing.count(BREAKTHROUGH)
         held = set(self.owned)
         won: list[str] = []
         for _ in range(breakthroughs):
@@ -70,7 +98,7 @@ class TechRoll:
             {
                 "declared": self.declared,
                 "rolled": self.dice,
-                "cost": TECH_DIE_COST * self.dice,
+                "cost": TECH_DIE_COST * self.declared,
                 "owned": [technology_label(t) for t in self.owned],
                 "groups": groups,
                 "dice": [die for group in groups for die in group["dice"]],
@@ -78,6 +106,8 @@ class TechRoll:
                 "technologies": won,
             }
         )
+        if self.declared != self.dice:
+            data["counted"] = len(standing)
         return data
 
 

@@ -169,6 +169,29 @@ def _research(body: Body) -> tuple[list[Die], list[int], list[Die]]:
     return research, values, chart
 
 
+def _counted_by_roller(body: Body, research: list[Die], chart: list[Die]) -> Ruling | None:
+    """A roll whose entry applied Section IV itself (it says which dice are ``counted``):
+    extra dice were ignored, or missing ones made up in the same entry, before any chart die
+    was thrown. Made up: every die stands, nothing to rule. Extra: a ruling that records
+    which dice stand, the chart dice among them."""
+    data = body["data"]
+    seq, declared, rolled = int(body["seq"]), int(data["declared"]), int(data["rolled"])
+    if rolled <= declared:
+        return None
+    return Ruling(
+        about=(seq,),
+        rule=TECH,
+        decision=(
+            f"#{seq}: {data.get('country')} rolled {rolled} research dice, {declared} declared "
+            f"to the roller: the first {declared} stand and the last {rolled - declared} are "
+            "ignored; the chart dice, thrown for the breakthroughs among the dice that stand, "
+            "stand too"
+        ),
+        kept=tuple(research[:declared] + chart),
+        dropped=tuple(research[declared:]),
+    )
+
+
 def _tech_ruling(
     record: GameRecord, turn: LedgerTurn, body: Body, made_up: set[int]
 ) -> Ruling | None:
@@ -191,6 +214,8 @@ def _tech_ruling(
             dropped=tuple(research + chart),
         )
     advance = _declared_in_advance(record, body, str(data.get("by", "")))
+    if "counted" in data and (advance is None or advance[0] == int(data.get("declared", 0))):
+        return _counted_by_roller(body, research, chart)
     if advance is not None:
         declared, source = advance
         said = f"declared in entry #{source}"

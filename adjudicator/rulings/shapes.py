@@ -111,6 +111,7 @@ FIELDS: Mapping[str, tuple[Mapping[str, Check], frozenset[str]]] = {
             "by": _str,
             "rolled": _int,
             "declared": _int,
+            "counted": _int,
             "dice": _list_of(_int),
             "groups": _list_of(_TECH_GROUP),
             "owned": _list_of(_str),

@@ -18,7 +18,8 @@ industrial complex at the time of the placement"; "Shipping may be placed in any
 the board that is adjacent to a land territory possessing an IC" (not an enemy-occupied one,
 facts sheet 8); "A newly purchased fighter may not be placed on an aircraft carrier". A
 placement breaking these is made as written, with a finding. Production limits of non-original
-complexes are not checked here.
+complexes are checked with the turn's report (:mod:`adjudicator.declarations.placement`), not
+here.
 """
 
 from __future__ import annotations

@@ -163,7 +163,29 @@ class Table:
             fixed = units.only(UnitType.AA, UnitType.IC)
             self.set(territory, enemy, units.minus(fixed))
             self.put(territory, new, fixed)
+        if new is not power and self.start.capital(new) == territory:
+            self.restore(new, power)
         return loser
+
+    def restore(self, ally: Power, liberator: Power) -> None:
+        """``ally``'s capital is liberated: its original territories its allies hold go back
+        to it, with the complexes there (IAAPA Placement of New Units: "if you liberate their
+        capital you will not be allowed to place any new units in that complex as it has now
+        reverted back to your Ally's control" [TA BattleTracker: a liberated capital's owner
+        gets back its original territories its allies hold]). Units other than complexes stay
+        their owners'; the ally's IPC count grows at once."""
+        name = ally.triplea_name
+        for territory, owner in list(self.owners.items()):
+            original = self.board.territories[territory].original_owner
+            if original != name or owner is ally or owner is None:
+                continue
+            if owner.alliance is not liberator.alliance:
+                continue
+            self.owners[territory] = ally
+            complexes = self.units_of(territory, owner).only(UnitType.IC)
+            if complexes:
+                self.take(territory, owner, complexes)
+                self.put(territory, ally, complexes)
 
     def new_owner(self, territory: str, power: Power) -> Power:
         """Who holds ``territory`` when ``power`` takes it (see :meth:`capture`)."""

@@ -60,9 +60,12 @@ def group_line(group: Data) -> str:
     """One labelled group: who threw, with what, the dice left to right, what they did."""
     purpose = group.get("purpose")
     if purpose == "research":
+        made_up = " (made up to the dice declared)" if group.get("made_up") else ""
+        stand = group.get("stand")
+        among = f" among the first {stand}; the rest are ignored" if stand is not None else ""
         return (
-            f"Research x{group['count']}: {dice_text(group['dice'])} -> "
-            f"{group['breakthroughs']} breakthrough(s)"
+            f"Research x{group['count']}{made_up}: {dice_text(group['dice'])} -> "
+            f"{group['breakthroughs']} breakthrough(s){among}"
         )
     if purpose == "chart":
         return f"Chart: {dice_text(group['dice'])} -> {group['technology']}"

@@ -137,11 +137,15 @@ class TestSeaZoneClearing(Case):
         assert "no sea battle is declared in North Sea Zone" in found[0].message
 
     def test_the_transports_left_out_of_the_sea_battle(self) -> None:
+        """The league's reading of a point the rules leave open (README): the omission voids
+        the sea battle, whose attacking force leaves out units the defender may hit, and the
+        landing that rides on it."""
         found = self.check(
             self.BOARD, "Attack #1 - UK SZ (1 SUB)\nE Can SZ 1 BB\n" + self.ASSAULT, to_move=UK
         )
-        assert errors(found) == [(4, Code.TRANSPORTS_NOT_IN_SEA_BATTLE, (2,))]
-        assert void_battles(found) == (2,)
+        assert errors(found) == [(4, Code.TRANSPORTS_NOT_IN_SEA_BATTLE, (1, 2))]
+        assert void_battles(found) == (1, 2)
+        assert "the sea battle #1 is void with it" in found[0].message
 
     def test_the_transports_in_the_sea_battle(self) -> None:
         assert (

@@ -188,9 +188,11 @@ class TestSeaZoneClearing:
     assault
 
     The transports sail through the North Sea, where a German sub is, and the sea battle
-    there leaves them out: the assault (#2) is void, the sea battle (#1) stands."""
+    there leaves them out. Which battle that voids the rules leave open; the league's reading
+    (README, "Rulings the rules leave open"): both the sea battle (#1), fought without units
+    the defender could have hit, and the assault (#2) riding on it."""
 
-    def test_the_assault_is_void(self) -> None:
+    def test_the_sea_battle_and_the_assault_are_void(self) -> None:
         units = {
             "East Canada": {UK: {U.INF: 2}},
             "East Canada Sea Zone": {UK: {U.TRN: 1, U.BB: 1}},
@@ -203,12 +205,15 @@ class TestSeaZoneClearing:
             units,
             to_move=UK,
         )
-        ledger.roll("UK SZ", {"BB": 1}, {"SUB": 1}, [1, 6])
+        sea = ledger.roll("UK SZ", {"BB": 1}, {"SUB": 1}, [1, 6])
         assault = ledger.roll("W Europe", {"INF": 2}, {"INF": 1}, [1, 6, 6])
-        (ruling,) = ledger.rulings()
-        assert (ruling.rule, ruling.about) == (CDE_TRANSPORTS, (2, assault))
-        assert ruling.void_battles == ("UK 1 #2 West Europe",)
-        assert ruling.dropped == every_die(assault, 3)
+        sea_ruling, assault_ruling = sorted(ledger.rulings(), key=lambda r: r.about)
+        assert (sea_ruling.rule, sea_ruling.about) == (CDE_TRANSPORTS, (2, sea))
+        assert sea_ruling.void_battles == ("UK 1 #1 North Sea Zone",)
+        assert sea_ruling.dropped == every_die(sea, 2)
+        assert (assault_ruling.rule, assault_ruling.about) == (CDE_TRANSPORTS, (2, assault))
+        assert assault_ruling.void_battles == ("UK 1 #2 West Europe",)
+        assert assault_ruling.dropped == every_die(assault, 3)
 
 
 class TestNotFightingTheBattle:

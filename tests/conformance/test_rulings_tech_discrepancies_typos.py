@@ -43,6 +43,24 @@ class TestTechDiceDeclaredInAdvance:
             {"round": 1, "turn": 1, "country": "USSR", "dice": 2, "owned": []},
         )
 
+    def test_extra_dice_entered_with_the_declaration_are_ignored_by_the_roller(self) -> None:
+        """Error Correction IV: "if more dice are rolled, then the extra dice are ignored":
+        declared to the roller itself, the entry counts the first dice only and throws chart
+        dice for their breakthroughs alone, so those chart dice stand."""
+        ledger = GameLedger(board(HOME))
+        seq = ledger.tech(4, [6, 1, 6, 6, 3], declared=2)
+        (ruling,) = ledger.rulings()
+        assert ruling.kept == (*dice_of(seq, 0, 1), *dice_of(seq, 4))
+        assert ruling.dropped == dice_of(seq, 2, 3)
+        assert "the last 2 are ignored" in ruling.decision
+
+    def test_missing_dice_made_up_by_the_roller_leave_nothing_to_rule(self) -> None:
+        """Error Correction IV: "if too few dice are rolled, the extra dice will be rolled to
+        make up the total purchased": the roller threw them before any chart die."""
+        ledger = GameLedger(board(HOME))
+        ledger.tech(1, [2, 6, 4], declared=2)
+        assert ledger.rulings() == []
+
     def test_a_note_by_the_other_player_declares_nothing(self) -> None:
         ledger = GameLedger(board(HOME))
         ledger.note("general", "Tech: 1 die", "axis@example.org")

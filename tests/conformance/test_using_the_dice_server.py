@@ -76,11 +76,40 @@ class TestErrorCorrectionIVTechRolls:
         """ "if there is a declaration email, or note, stating how many tech dice have been
         purchased in advance of the roll, this will be considered the desired amount
         purchased. - if more dice are rolled, then the extra dice are ignored" - so the
-        entry keeps both numbers."""
+        entry keeps both numbers, and the research costs the dice declared: 2 dice, $10."""
         data = parse_tech_roll(
             {"round": 1, "turn": 1, "country": "Germany", "dice": 4, "declared": 2}
         ).record("g@example.org", thrown([1, 2, 3, 4]))
-        assert (data["declared"], data["rolled"], data["cost"]) == (2, 4, 20)
+        assert (data["declared"], data["rolled"], data["cost"]) == (2, 4, 10)
+        assert data["counted"] == 2
+
+    def test_extra_dice_win_nothing(self) -> None:
+        """ "if more dice are rolled, then the extra dice are ignored similar to a combat
+        rolling error" (Section III: "start with the first listed die roll and sequentially,
+        from left to right, take the correct number of dice"): the 6s among the extra dice
+        are no breakthroughs, and only the breakthroughs that stand get a chart die."""
+        data = parse_tech_roll(
+            {"round": 1, "turn": 1, "country": "Germany", "dice": 4, "declared": 2}
+        ).record("g@example.org", thrown([2, 6, 6, 6, 1]))
+        assert data["breakthroughs"] == 1
+        assert data["technologies"] == ["Jet Power"]
+        research, chart = data["groups"]
+        assert (research["dice"], research["stand"], chart["dice"]) == ([2, 6, 6, 6], 2, [1])
+        assert data["dice"] == [2, 6, 6, 6, 1]
+
+    def test_missing_dice_are_made_up_before_any_chart_die(self) -> None:
+        """ "if too few dice are rolled, the extra dice will be rolled to make up the total
+        purchased. - in both cases, the rolls determining the techs acquired will be ignored
+        and rerolled once the correct number of tech dice have been rolled": the roller
+        throws the missing die, then one chart die per breakthrough among all three."""
+        data = parse_tech_roll(
+            {"round": 1, "turn": 1, "country": "Germany", "dice": 2, "declared": 3}
+        ).record("g@example.org", thrown([6, 3, 6, 2, 5]))
+        research, made_up, *charts = data["groups"]
+        assert (research["dice"], made_up["dice"], made_up["made_up"]) == ([6, 3], [6], 1)
+        assert [c["dice"] for c in charts] == [[2], [5]]
+        assert data["technologies"] == ["Rockets", "Industrial Technology"]
+        assert (data["cost"], data["counted"], data["breakthroughs"]) == (15, 3, 2)
 
     def test_without_a_declaration_the_number_entered_is_the_number_desired(self) -> None:
         """ "if there is no declaration email or note in advance of the roll, then the number

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from adjudicator.names.abbreviating import AbbreviationIndex, Shortenings, words
 from adjudicator.names.resolver import (
     AmbiguousName,
     Match,
@@ -200,3 +201,132 @@ def test_membership_and_values() -> None:
     assert "E.T.A" in t and "Omega" not in t and 3 not in t
     assert t.values == {"A", "AP", "B", "G", "D", "DD", "Z12", "Z", "E"}
     assert t.aliases()["delta"] == ("D", "DD")
+
+
+# --- abbreviations (tables given Shortenings: places) ------------------------------------
+
+SEA = Shortenings(suffixes=("Sea Zone", "SZ"), optional_starts=frozenset({"e", "east", "w"}))
+
+
+def seas() -> NameTable[str]:
+    entries = [
+        ("Carolines SZ", "CI"),
+        ("Caroline SZ", "CI"),
+        ("Carib SZ", "CB"),
+        ("Kar SZ", "K"),
+        ("Karelia", "KL"),
+        ("E Can SZ", "EC"),
+        ("East Canada Sea Zone", "EC"),
+        ("W Can SZ", "WC"),
+        ("East Sea Zone", "ES"),
+        ("Ukraine", "U"),
+        ("Baltic", "B"),
+        ("Moscow", "M"),
+    ]
+    return NameTable("zone", entries, lambda v: f"<{v}>", shortenings=SEA)
+
+
+@pytest.mark.parametrize(
+    ("written", "folded"),
+    [("E.US SZ", ("e", "us", "sz")), ("Açores  sz", ("acores", "sz")), ("--", ())],
+)
+def test_words(written: str, folded: tuple[str, ...]) -> None:
+    assert words(written) == folded
+
+
+def test_a_suffix_is_split_off_the_stem_even_glued() -> None:
+    assert SEA.split(("car", "sz")) == (("car",), ("sz",))
+    assert SEA.split(("carsz",)) == (("car",), ("sz",))
+    assert SEA.split(("car", "sea", "zone")) == (("car",), ("sea", "zone"))
+    assert SEA.split(("sz",)) == (("sz",), ())
+
+
+def test_an_abbreviation_of_two_values_is_ambiguous_not_corrected_to_a_third() -> None:
+    with pytest.raises(AmbiguousName) as caught:
+        seas().resolve("Car SZ")  # "Kar SZ" is one letter away, but "Car" starts two names
+    assert caught.value.labels == ("<CB>", "<CI>")
+    assert caught.value.candidates == ("<CB> (Carib SZ)", "<CI> (Caroline SZ)")
+
+
+def test_an_abbreviation_of_one_value_is_read_as_it_with_a_notice() -> None:
+    r = seas().resolve("Caro SZ")
+    assert (r.value, r.alias, r.match) == ("CI", "Caroline SZ", Match.ABBREVIATED)
+    assert (r.abbreviated, r.corrected, r.exact) == (True, False, False)
+    notice = r.warning()
+    assert notice is not None and "IAAPA Abbreviations" in notice
+
+
+def test_leading_optional_words_may_be_left_out() -> None:
+    with pytest.raises(AmbiguousName) as caught:
+        seas().resolve("Can SZ")
+    assert caught.value.labels == ("<EC>", "<WC>")
+    assert seas().resolve("E Ca SZ").value == "EC"
+
+
+def test_the_shortest_fitting_alias_is_shown() -> None:
+    assert seas().resolve("Carol SZ").alias == "Caroline SZ"  # not "Carolines SZ"
+
+
+def test_optional_words_alone_abbreviate_nothing() -> None:
+    """ "East Sea Zone" is not filed as "Sea Zone", and "E" alone is no abbreviation."""
+    with pytest.raises(UnknownName):
+        seas().resolve("Sea Zon")
+    with pytest.raises(UnknownName):
+        seas().resolve("E SZ")
+
+
+def test_a_one_letter_word_abbreviates_only_itself() -> None:
+    with pytest.raises(UnknownName):
+        seas().resolve("Car S")  # "S" is not "SZ": no abbreviation of "Caroline SZ"
+
+
+def test_a_short_stem_is_never_corrected() -> None:
+    with pytest.raises(UnknownName, match="too short to be read as a misspelling of 'Kar SZ'"):
+        seas().resolve("Kor SZ")
+
+
+def test_a_long_stem_is_still_corrected() -> None:
+    r = seas().resolve("Moscoq")
+    assert (r.value, r.match) == ("M", Match.CORRECTED)
+    r = seas().resolve("Baltik")
+    assert (r.value, r.match) == ("B", Match.CORRECTED)
+
+
+def test_an_abbreviation_a_letter_from_its_one_name_is_a_typo() -> None:
+    """ "Ukrain" both shortens and misspells "Ukraine": it keeps the typo notice."""
+    r = seas().resolve("Ukrain")
+    assert (r.value, r.match) == ("U", Match.CORRECTED)
+
+
+def test_an_exact_name_is_still_taken_as_written() -> None:
+    assert seas().resolve("Kar SZ").match is Match.EXACT
+    assert seas().resolve("kar-sz").value == "K"
+
+
+def test_tables_without_shortenings_read_no_abbreviations() -> None:
+    t = NameTable("unit", [("INF", 1), ("Infantry", 1), ("Fighter", 2)], str)
+    assert t.resolve("ing").match is Match.CORRECTED  # the rule book's "10 ing"
+    with pytest.raises(UnknownName):
+        t.resolve("Fig")
+
+
+def test_readings_are_cached_per_written_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = seas()
+    calls: list[str] = []
+    original = t._nearest
+
+    def counting(key: str):  # type: ignore[no-untyped-def]
+        calls.append(key)
+        return original(key)
+
+    monkeypatch.setattr(t, "_nearest", counting)
+    for written in ("Caro SZ", "caro sz", "CARO-SZ"):
+        assert t.resolve(written).value == "CI"
+    assert calls == ["carosz"]
+
+
+def test_the_index_files_each_alias_once_per_form() -> None:
+    index = AbbreviationIndex([("E Can SZ", "EC"), ("East Can SZ", "EC")], SEA)
+    assert index.fits(("can", "sz")) == {"EC": "E Can SZ"}
+    assert index.fits(("ca",)) == {}  # two letters: too short to be an abbreviation
+    assert not index.correctable(("car", "sz")) and index.correctable(("caro", "sz"))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from adjudicator.boards import Board, BoardError, classic, load_triplea_xml
+from adjudicator.boards.shipped import classic_map
 from adjudicator.names import AmbiguousName, Match, Names, UnknownName, classic_names, names_for
 from adjudicator.names.classic_aliases import CLASSIC_ALIASES
 from adjudicator.names.places import place_entries, word_variants
@@ -154,7 +156,162 @@ def test_ambiguous_abbreviations_are_errors(names: Names, written: str) -> None:
     assert len(caught.value.candidates) >= 2
 
 
-@pytest.mark.parametrize("written", ["Xanadu", "Berlin Wall", "azo sz", ""])
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("Caro SZ", "Caroline Islands Sea Zone"),
+        ("CaroSZ", "Caroline Islands Sea Zone"),
+        ("Balt SZ", "Baltic Sea Zone"),
+        ("Balt", "Baltic Sea Zone"),
+        ("Ind Ocean", "Indian Ocean Sea Zone"),
+        ("Madagascar SZ", "South East Madagascar Sea Zone"),
+        ("Lab", "East Canada Sea Zone"),
+        ("Azo", "West Spain Sea Zone"),
+    ],
+)
+def test_an_abbreviation_of_one_place_is_that_place(
+    names: Names, written: str, canonical: str
+) -> None:
+    r = names.place(written)
+    assert (r.value, r.match) == (canonical, Match.ABBREVIATED)
+    notice = r.warning()
+    assert notice is not None and "IAAPA Abbreviations" in notice
+
+
+@pytest.mark.parametrize(
+    ("written", "labels"),
+    [
+        ("Car SZ", ("Caroline Islands Sea Zone", "Carribean Sea Zone")),
+        ("CarSZ", ("Caroline Islands Sea Zone", "Carribean Sea Zone")),
+        ("Car Sea", ("Caroline Islands Sea Zone", "Carribean Sea Zone")),
+        ("Car", ("Caroline Islands", "Carribean Sea Zone")),
+        ("Can SZ", ("East Canada Sea Zone", "West Africa Sea Zone", "West Canada Sea Zone")),
+        ("Indies", ("Carribean Sea Zone", "East Indies")),
+        (
+            "Aus SZ",
+            ("North Australia Sea Zone", "South Australia Sea Zone", "West Australia Sea Zone"),
+        ),
+        ("Brazil SZ", ("North Brazil Sea Zone", "South Brazil Sea Zone")),
+    ],
+)
+def test_an_abbreviation_of_several_places_is_ambiguous(
+    names: Names, written: str, labels: tuple[str, ...]
+) -> None:
+    """Never corrected to a third place a letter away ("Car SZ" is not "Kar SZ")."""
+    with pytest.raises(AmbiguousName) as caught:
+        names.place(written)
+    assert caught.value.labels == labels
+
+
+@pytest.mark.parametrize(
+    ("written", "near"), [("Kor SZ", "Kar SZ"), ("Lia SZ", "Lib SZ"), ("KirSZ", "Kar SZ")]
+)
+def test_a_short_stem_is_never_corrected(names: Names, written: str, near: str) -> None:
+    with pytest.raises(UnknownName, match=f"too short to be read as a misspelling of '{near}'"):
+        names.place(written)
+
+
+def test_a_letter_short_of_one_name_is_still_a_typo(names: Names) -> None:
+    """ "Ukrain" abbreviates Ukraine and is a letter from it: the misspelling it always was."""
+    assert names.place("Ukrain").match is Match.CORRECTED
+    assert names.place("Kwangtun").match is Match.CORRECTED
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("lab sz", "East Canada Sea Zone"),
+        ("Labrador", "East Canada Sea Zone"),
+        ("Labrador Sea", "East Canada Sea Zone"),
+        ("Labrador Sea Zone", "East Canada Sea Zone"),
+        ("azo sz", "West Spain Sea Zone"),
+        ("Azores", "West Spain Sea Zone"),
+        ("Azores SZ", "West Spain Sea Zone"),
+        ("Canaries", "West Africa Sea Zone"),
+        ("Canary SZ", "West Africa Sea Zone"),
+        ("Canary Islands", "West Africa Sea Zone"),
+    ],
+)
+def test_the_rule_books_waters(names: Names, written: str, canonical: str) -> None:
+    """Error Correction II's example names "azo sz" and "lab sz" (see classic_aliases)."""
+    r = names.place(written)
+    assert (r.value, r.match) == (canonical, Match.EXACT)
+
+
+def _affine(
+    landmarks: list[tuple[float, float, tuple[int, int]]],
+) -> Callable[[float, float], tuple[float, float]]:
+    """The least-squares affine map (longitude, latitude) -> map pixel through ``landmarks``."""
+    rows = [(lon, lat, 1.0) for lon, lat, _ in landmarks]
+
+    def solve(targets: list[float]) -> list[float]:
+        m = [
+            [sum(r[i] * r[j] for r in rows) for j in range(3)]
+            + [sum(r[i] * t for r, t in zip(rows, targets, strict=True))]
+            for i in range(3)
+        ]
+        for i in range(3):
+            for k in range(3):
+                if k != i:
+                    f = m[k][i] / m[i][i]
+                    m[k] = [a - f * b for a, b in zip(m[k], m[i], strict=True)]
+        return [m[i][3] / m[i][i] for i in range(3)]
+
+    ax = solve([float(p[0]) for *_, p in landmarks])
+    ay = solve([float(p[1]) for *_, p in landmarks])
+    return lambda lon, lat: (
+        ax[0] * lon + ax[1] * lat + ax[2],
+        ay[0] * lon + ay[1] * lat + ay[2],
+    )
+
+
+def _inside(point: tuple[float, float], ring: tuple[tuple[int, int], ...]) -> bool:
+    x, y = point
+    odd = False
+    for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1], strict=True):
+        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+            odd = not odd
+    return odd
+
+
+def test_the_rule_books_waters_lie_in_their_zones_on_the_map() -> None:
+    """How the hand aliases above were decided: the islands' latitude and longitude put on
+    the Classic map through its own coast landmarks, then point-in-polygon."""
+    board_map = classic_map()
+
+    def points(name: str) -> list[tuple[int, int]]:
+        return [p for ring in board_map.shape(name).polygons for p in ring]
+
+    def zones(point: tuple[float, float]) -> list[str]:
+        return [
+            name
+            for name, shape in board_map.spaces.items()
+            if any(_inside(point, ring) for ring in shape.polygons)
+        ]
+
+    to_map = _affine(
+        [
+            (-9.5, 38.8, min(points("Spain"))),  # Cabo da Roca, westmost
+            (-7.7, 43.8, min(points("Spain"), key=lambda p: p[1])),  # Estaca de Bares
+            (-5.6, 36.0, max(points("Gibraltar"), key=lambda p: p[1])),
+            (-52.6, 47.5, max(points("East Canada"))),  # Cape Spear, Newfoundland
+            (-13.0, 27.7, min(points("Rio del Oro"), key=lambda p: p[1])),
+            (-17.05, 20.8, max(points("Rio del Oro"), key=lambda p: p[1])),  # Cape Blanc
+        ]
+    )
+    azores = [(-31.2, 39.45), (-27.2, 38.7), (-25.5, 37.8), (-25.1, 36.97)]
+    for lon, lat in azores:
+        assert zones(to_map(lon, lat)) == ["West Spain Sea Zone"], (lon, lat)
+    for lon, lat in [(-55.0, 57.5), (-53.0, 53.0)]:  # the Labrador Sea
+        assert zones(to_map(lon, lat)) == ["East Canada Sea Zone"], (lon, lat)
+    canaries = [(-13.6, 29.0), (-15.6, 27.95), (-16.6, 28.3), (-18.0, 27.7)]
+    for lon, lat in canaries:  # on the coast at this scale: the first sea to their west
+        x, y = to_map(lon, lat)
+        west = next(z for dx in range(0, 60, 5) for z in zones((x - dx, y)) if "Sea" in z)
+        assert west == "West Africa Sea Zone", (lon, lat)
+
+
+@pytest.mark.parametrize("written", ["Xanadu", "Berlin Wall", ""])
 def test_unknown_places(names: Names, written: str) -> None:
     with pytest.raises(UnknownName):
         names.place(written)
