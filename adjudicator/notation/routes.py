@@ -41,6 +41,12 @@ _ROLES = {
     "lands": "land",
     "landing": "land",
 }
+_REMARKS = frozenset(
+    {"support", "supporting", "bombard", "bombards", "bombarding", "bombardment", "shore"}
+)
+"""Words saying what a battleship's line is for ("UK SZ 1 BB (support shot)", "1 BB shore
+bombardment"): the rest of the segment is a remark, not places or units."""
+_REMARK = "remark"
 _BRACKETS = frozenset({"(", ")", "[", "]"})
 _AFTER_WALK = frozenset({"-", "in", "into", "to"})
 """Words after a walk-in that belong to it ("WI to Finland", "walks into Egypt")."""
@@ -81,6 +87,7 @@ _MARKS: dict[str, str] = {
     **dict.fromkeys(_BRACKETS, ""),
     **dict.fromkeys(("wi", *_WALK), _WALK_IN),
     **dict.fromkeys(_SKIP, _SKIPPED),
+    **dict.fromkeys(_REMARKS, _REMARK),
 }
 """What a token (by its keyword form) does to a movement line: starts a segment with a role
 (an arrow is "to", a bracket ends the role), declares a walk-in, or is a verb skipped at the
@@ -168,6 +175,8 @@ def read_route(
     named = False
     errors = reader.errors_on(line)
     for seg in segs:
+        if seg.role == _REMARK:
+            continue
         found, stop = items(reader, line, text, toks, seg.start, seg.end, rule)
         if stop < seg.end and reader.errors_on(line) == errors:
             reader.error(

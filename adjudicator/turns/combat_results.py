@@ -73,17 +73,42 @@ def _retreat_to(play: TurnInPlay, front: Front, verdict: BattleOutcome) -> str |
         if order.number == number or (order.number is None and order.territory == space):
             written.append(order.to)
     board, table, mover = play.table.board, play.table, play.mover
-    chosen = next((w for w in written if w and w in board.territories), None)
+
+    def open_to(place: str) -> bool:
+        """An adjacent place of the battle's kind, friendly when the survivors arrive."""
+        return (
+            place in board.adjacency[space]
+            and board.territories[place].is_sea == front.site.is_sea
+            and (
+                table.is_friendly(place, mover)
+                if not front.site.is_sea
+                else not table.enemies(place, mover)
+            )
+        )
+
+    named = [w for w in written if w and w in board.territories]
+    chosen = next((w for w in named if open_to(w)), None)
     if chosen:
         return chosen
-    near = [
-        p
-        for p in front.origins
-        if p in board.adjacency[space]
-        and board.territories[p].is_sea == front.site.is_sea
-        and (table.is_friendly(p, mover) if not front.site.is_sea else not table.enemies(p, mover))
-    ]
+    near = [p for p in front.origins if open_to(p)]
     line, said = play.where(number, front.site.battle.line, space)
+    if named:
+        kind = "sea zone" if front.site.is_sea else "territory"
+        play.note(
+            Severity.WARNING,
+            Rule.RETREATS,
+            Finding.RETREAT_REFUSED,
+            f"battle #{number} ({space}, {said}): the retreat to {named[0]} is not to an "
+            f"adjacent friendly {kind}: the survivors "
+            + (f"go to {near[0]}, the first place they came from" if near else "stay")
+            + ' (IAAPA Retreats: "Any adjacent friendly land territory or sea zone will '
+            'qualify as a legal retreat location")',
+            "name a legal retreat location; later battles may be voided at the Minister's "
+            "discretion",
+            line=line,
+            battles=(number,),
+        )
+        return near[0] if near else None
     if len(near) == 1:
         return near[0]
     play.note(

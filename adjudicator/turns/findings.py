@@ -44,6 +44,9 @@ class Finding(StrEnum):
     """Warning: a written result for a battle that was not declared."""
     RETREAT_UNKNOWN = "retreat-unknown"
     """Warning: attackers leave a battle and no retreat location is named or clear."""
+    RETREAT_REFUSED = "retreat-refused"
+    """Warning: the retreat location written is not an adjacent friendly place of the
+    battle's kind; the survivors go where they came from (or stay)."""
     WITHDRAWAL_UNKNOWN = "withdrawal-unknown"
     """Warning: defending subs withdrew and no zone is named; they stay until one is
     (IAAPA Sub Withdrawal: "determined before the next turn")."""

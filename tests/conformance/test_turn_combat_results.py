@@ -178,6 +178,18 @@ class TestRetreats:
         assert after.units_of("Karelia S.S.R.", R) == units(FTR=1, AA=1, IC=1)
         assert turn.findings == ()
 
+    def test_a_retreat_into_the_sea_is_refused(self) -> None:
+        """A land battle's survivors written as retreating to a sea zone go where they came
+        from instead (the first place named in the combat moves), with a warning."""
+        dice = battle("land", *FORCES, {**ONE_ROUND, "retreat": 1})
+        post = self.POST.replace("retreated to Caucasus", "retreated to Black Sea")
+        turn = advance(initial(), read(USSR_PRE), read(post), {1: outcome_from_json(dice)})
+        (refused,) = [f for f in turn.findings if f.code is Finding.RETREAT_REFUSED]
+        assert "Black Sea Zone" in refused.message and refused.battles == (1,)
+        assert turn.position.units_of("Black Sea Zone", R) == units()
+        karelia = turn.position.units_of("Karelia S.S.R.", R)
+        assert (karelia.count(U.INF), karelia.count(U.ARM)) == (3, 2)  # 3 INF survived
+
 
 class TestCombatResolution:
     """Once the next battle begins it is assumed that the previous battle has finished and

@@ -79,6 +79,21 @@ def test_origin_lines_carry_route_transports_and_landing() -> None:
     assert (kar.lands, kar.via) == ("Karelia S.S.R.", ())
 
 
+@pytest.mark.parametrize(
+    "remark", ["(support shot)", "support", "(shore bombardment)", "[bombard]", "- supporting"]
+)
+def test_a_battleships_remark_is_not_read_as_a_place(remark: str) -> None:
+    turn = parse(f"Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN\nUK SZ 1 BB {remark}")
+    assert turn.errors == ()
+    bb = turn.battles[0].origins[1]
+    assert (bb.place, bb.units, bb.lands, bb.via) == (
+        "North Sea Zone",
+        Units.of({U.BB: 1}),
+        None,
+        (),
+    )
+
+
 def test_a_destination_that_is_the_battle_is_not_part_of_the_route() -> None:
     (origin,) = (
         parse("Attack #1 - W Europe\nUK 2 INF on UK SZ 1 TRN to W Europe").battles[0].origins
