@@ -12,22 +12,15 @@ from typing import Any, ClassVar
 from adjudicator.declarations import Code, apply_post_combat
 from adjudicator.declarations.turncheck import check_turn
 from adjudicator.diagnostics import Diagnostic, Severity
-from adjudicator.notation import Turn, parse
 from adjudicator.position import Position, arranged
 from adjudicator.powers import Power
 from adjudicator.turns import advance
 from adjudicator.units import Units
 from adjudicator.units import UnitType as U
-from tests.conformance.test_turn_capture_and_income import won
+from tests.conformance.test_turn_capture_and_income import read, won
 
 UK, G, R, J, US = Power.UK, Power.GERMANY, Power.USSR, Power.JAPAN, Power.USA
 Board = Mapping[str, Mapping[Power, Mapping[U, int]]]
-
-
-def read(text: str) -> Turn:
-    turn = parse(text)
-    assert turn.errors == (), "the email itself must read cleanly"
-    return turn
 
 
 def check(units: Board, post: str, pre: str | None = None, **kw: Any) -> tuple[Diagnostic, ...]:

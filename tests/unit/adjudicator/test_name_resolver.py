@@ -168,8 +168,8 @@ def test_errors_are_value_errors_carrying_the_word_and_kind() -> None:
     assert (caught.value.written, caught.value.kind) == ("Omega", "thing")
 
 
-def test_fuzzy_results_are_cached(monkeypatch: pytest.MonkeyPatch) -> None:
-    t = table()
+def _count_searches(monkeypatch: pytest.MonkeyPatch, t: NameTable[str]) -> list[str]:
+    """The written keys ``t`` searches for near names, recorded as it resolves."""
     calls: list[str] = []
     original = t._nearest
 
@@ -178,6 +178,12 @@ def test_fuzzy_results_are_cached(monkeypatch: pytest.MonkeyPatch) -> None:
         return original(key)
 
     monkeypatch.setattr(t, "_nearest", counting)
+    return calls
+
+
+def test_fuzzy_results_are_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = table()
+    calls = _count_searches(monkeypatch, t)
     first = t.resolve("Gamma Rey")
     second = t.resolve("GAMMA-REY")
     assert calls == ["gammarey"]
@@ -312,14 +318,7 @@ def test_tables_without_shortenings_read_no_abbreviations() -> None:
 
 def test_readings_are_cached_per_written_words(monkeypatch: pytest.MonkeyPatch) -> None:
     t = seas()
-    calls: list[str] = []
-    original = t._nearest
-
-    def counting(key: str):  # type: ignore[no-untyped-def]
-        calls.append(key)
-        return original(key)
-
-    monkeypatch.setattr(t, "_nearest", counting)
+    calls = _count_searches(monkeypatch, t)
     for written in ("Caro SZ", "caro sz", "CARO-SZ"):
         assert t.resolve(written).value == "CI"
     assert calls == ["carosz"]
