@@ -118,12 +118,18 @@ class Expectation:
         return span[0] or 0, span[1]
 
 
-def result_for(battle: Battle, results: tuple[CombatResult, ...]) -> CombatResult | None:
+def result_for(
+    battle: Battle, results: tuple[CombatResult, ...], space: str | None = None
+) -> CombatResult | None:
+    """The result reported for ``battle``: by number (and its place, if the result names one),
+    else by place; ``space`` is where the battle is fought when the check read it elsewhere
+    than written (a name fitting several places)."""
+    places = {p for p in (battle.territory, space) if p is not None}
     for result in results:
-        if result.number == battle.number and (result.territory in (None, battle.territory)):
+        if result.number == battle.number and (result.territory in places or not result.territory):
             return result
     for result in results:
-        if result.number is None and result.territory == battle.territory:
+        if result.number is None and result.territory in places:
             return result
     return None
 
@@ -188,7 +194,7 @@ def _combat_known(exp: Expectation, position: Position, battles: Turn, turn: Tur
                 fought = movement.blocked(lift.unload)
                 exp.add(lift.unload, UnitType.TRN, 0 if fought else lift.count, lift.count)
         battle = site.battle
-        result = result_for(battle, turn.results)
+        result = result_for(battle, turn.results, site.space)
         walk_in = battle.kind is BattleKind.WALK_IN
         _arrive(exp, site.space, attackers, result, walk_in)
         left = result.survivors if result is not None and result.survivors else attackers

@@ -23,7 +23,7 @@ from adjudicator.declarations.reach import check_reach
 from adjudicator.declarations.sites import locate
 from adjudicator.declarations.transports import check_transports
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
-from adjudicator.notation.model import Turn
+from adjudicator.notation.model import Battle, Turn
 from adjudicator.position.model import Position
 from adjudicator.position.serialize import POWER_NAMES
 from adjudicator.powers import Power
@@ -68,6 +68,19 @@ def check_declarations(
     found.extend(check_defenders(plan, movement))
     found.extend(_support_totals(plan, movement))
     return tuple(sorted(found, key=lambda f: f.line))
+
+
+def read_places(
+    turn: Turn, position: Position, *, power: Power | None = None
+) -> tuple[tuple[Battle, str], ...]:
+    """Each battle whose written place fits several places (the notation's ``could_be``),
+    with the one the orders make clear it is fought in, as :func:`check_declarations` reads
+    it (:mod:`.sites`); a battle with none is left out (an error voids it)."""
+    if not any(b.could_be for b in turn.battles):
+        return ()
+    movement = movement_of(position, power or attacker(turn, position))
+    sites, _ = locate(turn, movement)
+    return tuple((s.battle, s.space) for s in sites if s.battle.could_be)
 
 
 def _support_totals(plan: Plan, movement: Movement) -> list[Diagnostic]:

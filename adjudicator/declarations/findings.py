@@ -52,6 +52,13 @@ class Code(StrEnum):
     """Error: defenders listed, and not exactly those in the place (Section II.3)."""
     NOTHING_TO_ATTACK = "nothing-to-attack"
     """Warning: a battle declared where the attacker has no enemy to fight."""
+    PLACE_NOT_CLEAR = "place-not-clear"
+    """Error: a battle's place written so that it fits several places (the notation's
+    ``could_be``), and not exactly one of them holds what the attack needs (enemy units its
+    attackers can reach): the correct word is not readily decipherable (Section VI), so no
+    place is declared for "the declared territory or sea zone is always assumed to be
+    correct" to hold, it is not clear where the battle is to occur, and the battle is void
+    (Section II)."""
     NO_COMPLEX = "no-complex"
     """Error: a bombing raid on a territory with no enemy industrial complex."""
     WRONG_POWER = "wrong-power"
@@ -148,6 +155,13 @@ def finding(
 error_finding = partial(finding, Severity.ERROR)
 warning_finding = partial(finding, Severity.WARNING)
 info_finding = partial(finding, Severity.INFO)
+
+
+def either(places: tuple[str, ...] | list[str], last: str = "or") -> str:
+    """ "A or B", "A, B or C" (``last`` "and": "A, B and C"): the places a name could be."""
+    if len(places) < 2:
+        return places[0]
+    return f" {last} ".join([", ".join(places[:-1]), places[-1]])
 
 
 VOID_SUGGESTION = (

@@ -213,7 +213,7 @@ class _Known:
         maybe_sea: set[str] = set()
         places: set[str] = set()
         for site in self.plan.sites:
-            result = result_for(site.battle, combat.turn.results)
+            result = result_for(site.battle, combat.turn.results, site.space)
             if result is None:
                 (maybe_sea if site.is_sea else maybe_land).add(site.space)
                 continue

@@ -26,13 +26,16 @@ from collections.abc import Iterable, Mapping
 from adjudicator.boards import Board
 from adjudicator.position.model import Position
 from adjudicator.powers import Power
-from adjudicator.units import Technology, UnitType, unit_profile
+from adjudicator.units import Domain, Technology, UnitType, unit_profile
 
 FAR = 1_000
 """A distance longer than any move: unreachable."""
 
 NEVER_FIGHT = frozenset({UnitType.AA, UnitType.IC})
 """Units that never fight: an enemy territory holding only these may be blitzed."""
+
+SHIP_MOVES = 2
+"""Every Classic ship moves 2 [XML; SPEC p.9]."""
 
 
 class Geometry:
@@ -203,3 +206,21 @@ def air_range(unit: UnitType, technologies: Iterable[Technology]) -> int:
     """Moves a FTR or BMB has this turn: 4 and 6, two more with Long Range Aircraft (IAAPA
     Fighters: "A fighter may only move a total of 4 spaces on any given turn")."""
     return unit_profile(unit, technologies).movement
+
+
+def can_reach(movement: Movement, unit: UnitType, origin: str, site: str) -> bool:
+    """Whether ``unit`` at ``origin`` could reach a battle in ``site`` on its own (no
+    transport, no thought of landing): what makes a reading of the orders possible."""
+    stats = unit.stats
+    if stats.domain is Domain.AIR:
+        techs = movement.position.technologies_of(movement.power)
+        return movement.geometry.air(origin, site) <= air_range(unit, techs)
+    if stats.domain is Domain.SEA:
+        return (
+            movement.is_sea(origin)
+            and movement.is_sea(site)
+            and movement.sea_distance(origin, site) <= SHIP_MOVES
+        )
+    if unit in (UnitType.AA, UnitType.IC) or movement.is_sea(origin) or movement.is_sea(site):
+        return False
+    return movement.land_distance(origin, site, stats.movement) <= stats.movement

@@ -48,8 +48,7 @@ from adjudicator.declarations.fought import (
     record,
     unloaded,
 )
-from adjudicator.declarations.geometry import movement_of
-from adjudicator.declarations.reach import SHIP_MOVES
+from adjudicator.declarations.geometry import SHIP_MOVES, movement_of
 from adjudicator.declarations.routes import (
     NO_ZONES,
     held,

@@ -12,7 +12,8 @@ CDE can be called" (the submarine example: a single possible unit).
 An origin written so that it fits several places ("Car SZ": Caroline Islands or Carribean Sea
 Zone; the notation keeps them as ``could_be``) is read as the one of them holding every type
 the line lists and able to reach the battle, when only one is; otherwise as any origin that is
-not given, by the single place on the board the units can come from, else a CDE.
+not given, by the single place on the board the units can come from, else a CDE. The plan
+reads them (:mod:`.readings`), so that every check sees the same origin; this check says so.
 
 Transports are counted per zone: the same transports may fight the sea battle that clears a
 zone and carry the assault unloading from it, but "Any given transport may only unload into
@@ -24,10 +25,16 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from adjudicator.declarations.findings import VOID_SUGGESTION, Code, error_finding, warning_finding
+from adjudicator.declarations.findings import (
+    VOID_SUGGESTION,
+    Code,
+    either,
+    error_finding,
+    warning_finding,
+)
 from adjudicator.declarations.geometry import Movement
 from adjudicator.declarations.plan import Plan, Site, Sortie
-from adjudicator.declarations.reach import can_reach
+from adjudicator.declarations.readings import Clue, OriginReading
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.units import UnitType
 
@@ -45,13 +52,6 @@ def _sites(demands: list[Demand]) -> tuple[int, ...]:
     return tuple(sorted({d.site.number for d in demands}))
 
 
-def _either(places: tuple[str, ...] | list[str], last: str = "or") -> str:
-    """ "A or B", "A, B or C" (``last`` "and": "A, B and C")."""
-    if len(places) < 2:
-        return places[0]
-    return f" {last} ".join([", ".join(places[:-1]), places[-1]])
-
-
 def _names(demands: list[Demand]) -> str:
     seen: dict[int, str] = {}
     for d in demands:
@@ -64,15 +64,11 @@ class OriginCheck:
 
     def __init__(self, plan: Plan, movement: Movement) -> None:
         self.plan = plan
-        self.movement = movement
         self.position = movement.position
         self.power = plan.power
         self.found: list[Diagnostic] = []
         self.counts = self.position.unit_counts(self.power)
         self.units: dict[tuple[str, UnitType], list[Demand]] = defaultdict(list)
-        self.named: dict[tuple[str, UnitType], int] = defaultdict(int)
-        self.meant: dict[int, str] = {}
-        """id of a sortie whose origin fits several places -> the one it is read as."""
 
     def have(self, place: str, unit: UnitType) -> int:
         """How many ``unit`` the attacker has in ``place`` at the start of the turn."""
@@ -80,99 +76,72 @@ class OriginCheck:
 
     def run(self) -> list[Diagnostic]:
         """Every finding about origins, in the order of the lines."""
-        drawn = [
-            (s, u, n)
-            for s in self.plan.sorties
-            for u, n in s.fighting
-            if u is not UnitType.TRN or s.site.is_sea
-        ]
-        self._read_ambiguous(drawn)
-        for sortie, unit, count in drawn:
-            place = self._origin(sortie)
-            if place is not None:
-                self.named[(place, unit)] += count
-        for sortie, unit, count in drawn:
-            self._locate(sortie, unit, count)
+        for sortie in self.plan.sorties:
+            if sortie.reading is not None:
+                self._read(sortie, sortie.reading)
+        for sortie in self.plan.sorties:
+            for unit, count in sortie.fighting:
+                if unit is not UnitType.TRN or sortie.site.is_sea:
+                    self._locate(sortie, unit, count)
         for (place, unit), demands in self.units.items():
             if unit is not UnitType.TRN:
                 self._total(place, unit, demands)
         self._transports()
         return self.found
 
-    def _origin(self, sortie: Sortie) -> str | None:
-        """The origin as written, or the one place an ambiguous name was read as."""
-        return sortie.place if sortie.place is not None else self.meant.get(id(sortie))
-
-    def _read_ambiguous(self, drawn: list[tuple[Sortie, UnitType, int]]) -> None:
-        """Read each origin written so that it fits several places ("Car SZ") as the one of
-        them holding every type it lists, able to reach the battle, if only one is: then it
-        is clear from the orders what units are involved (Error Correction II)."""
-        types: dict[int, tuple[Sortie, set[UnitType]]] = {}
-        for sortie, unit, _ in drawn:
-            if sortie.origin.could_be:
-                types.setdefault(id(sortie), (sortie, set()))[1].add(unit)
-        for key, (sortie, listed) in types.items():
-            space = sortie.site.space
-            holding = [
-                place
-                for place in sortie.origin.could_be
-                if all(
-                    self.have(place, u) and can_reach(self.movement, u, place, space)
-                    for u in listed
-                )
-            ]
-            if len(holding) != 1:
-                continue
-            (meant,) = holding
-            self.meant[key] = meant
-            site = sortie.site
+    def _read(self, sortie: Sortie, reading: OriginReading) -> None:
+        """The warning that an origin not written right was read as the one place the orders
+        make clear (the plan reads it: :mod:`.readings`): no CDE (Error Correction II)."""
+        site, place = sortie.site, sortie.place
+        written = reading.written
+        could_be = written.could_be
+        if reading.clue is Clue.NAME:
             self.found.append(
                 warning_finding(
                     sortie.line,
                     Rule.CDE,
-                    f"{site.name}: {sortie.fighting} listed from a name that could be "
-                    f"{_either(sortie.origin.could_be)}; only {meant} holds them and they can "
-                    f"reach the battle from there, so it is clear where they come from: read "
-                    f"as from {meant}",
-                    f'write the origin in full to avoid a dispute: "{meant} {sortie.fighting}"',
+                    f"{site.name}: {reading.units} listed from a name that could be "
+                    f"{either(could_be)}; only {place} holds them and they can reach the "
+                    f"battle from there, so it is clear where they come from: read as from "
+                    f"{place}",
+                    f'write the origin in full to avoid a dispute: "{place} {reading.units}"',
+                    Code.INTENT_CLEAR,
+                    (site.number,),
+                )
+            )
+            return
+        stated = (
+            f"from {written.place}"
+            if written.place
+            else f"from a name that could be {either(could_be)}"
+            if could_be
+            else "with no origin"
+        )
+        for unit, count in reading.units:
+            self.found.append(
+                warning_finding(
+                    sortie.line,
+                    Rule.CDE,
+                    f"{site.name}: {count} {unit.value} listed {stated}; the attacker's only "
+                    f"{unit.value} on the board not listed elsewhere are in {place}, and can "
+                    f"reach the battle, so the intent is clear and no CDE can be called; read as "
+                    f"from {place}",
+                    f'write the origin as {place} to avoid a dispute: "{place} {count} '
+                    f'{unit.value}"',
                     Code.INTENT_CLEAR,
                     (site.number,),
                 )
             )
 
     def _locate(self, sortie: Sortie, unit: UnitType, count: int) -> None:
-        """File the demand under its origin, or under the one place intent makes clear."""
-        place = self._origin(sortie)
+        """File the demand under its origin (as written, or as the plan read it), or call the
+        CDE: an origin missing, not clear, or not holding the units."""
+        place = sortie.place
         if place is not None and self.have(place, unit):
             self.units[(place, unit)].append(Demand(sortie.site, sortie.line, count))
             return
         site = sortie.site
         could_be = sortie.origin.could_be
-        clear = self._intent(sortie, unit, count)
-        if clear is not None:
-            self.units[(clear, unit)].append(Demand(site, sortie.line, count))
-            stated = (
-                f"from {place}"
-                if place
-                else f"from a name that could be {_either(could_be)}"
-                if could_be
-                else "with no origin"
-            )
-            self.found.append(
-                warning_finding(
-                    sortie.line,
-                    Rule.CDE,
-                    f"{site.name}: {count} {unit.value} listed {stated}; the attacker's only "
-                    f"{unit.value} on the board not listed elsewhere are in {clear}, and can "
-                    f"reach the battle, so the intent is clear and no CDE can be called; read as "
-                    f"from {clear}",
-                    f'write the origin as {clear} to avoid a dispute: "{clear} {count} '
-                    f'{unit.value}"',
-                    Code.INTENT_CLEAR,
-                    (site.number,),
-                )
-            )
-            return
         if could_be:
             holding = [p for p in could_be if self.have(p, unit)]
             self.found.append(
@@ -180,9 +149,9 @@ class OriginCheck:
                     sortie.line,
                     Rule.CDE,
                     f"{site.name}: {count} {unit.value} listed from a name that could be "
-                    f"{_either(could_be)}, and "
+                    f"{either(could_be)}, and "
                     + (
-                        f"{_either(holding, 'and')} each hold the attacker's {unit.value}: "
+                        f"{either(holding, 'and')} each hold the attacker's {unit.value}: "
                         "the origin is not clear"
                         if len(holding) > 1
                         else f"only {holding[0]} holds the attacker's {unit.value}, but not "
@@ -220,27 +189,6 @@ class OriginCheck:
                 (site.number,),
             )
         )
-
-    def _intent(self, sortie: Sortie, unit: UnitType, count: int) -> str | None:
-        """The single place the listed units can only have come from, if there is one.
-
-        As in the rule's example ("There is only 1 German sub on the board"), the attacker's
-        units of the type anywhere on the board, less those other lines name, must all be in
-        one place, be enough, and be able to reach the battle; units of one type in one place
-        are interchangeable, so which of them is meant does not matter."""
-        candidates = []
-        named = {place: n for (place, u), n in self.named.items() if u is unit}
-        for place, units in self.position.spaces_of(self.power):
-            have = units.count(unit)
-            if not have:
-                continue
-            spare = have - named.get(place, 0)
-            if place != sortie.place and spare > 0:
-                candidates.append((place, spare))
-        if len(candidates) != 1 or candidates[0][1] < count:
-            return None
-        place = candidates[0][0]
-        return place if can_reach(self.movement, unit, place, sortie.site.space) else None
 
     def _total(self, place: str, unit: UnitType, demands: list[Demand]) -> None:
         have = self.have(place, unit)

@@ -5,6 +5,11 @@ IAAPA Precombat: "Combat moves must list the attacking units, specifying the ter
 origin for each unit." Each origin of a battle is a :class:`Sortie`; each line that puts land
 units aboard transports ("UK 8 INF on UK SZ 4 TRN") is also a :class:`Lift`, whose transports
 start in the zone written after "on" and unload from the last sea zone the line names.
+
+An origin the orders make clear though it is not written right (a name fitting several
+places, a missing or wrong origin: IAAPA Error Correction II, "if it is clear from the combat
+orders ... then no CDE can be called") is read here, once (:mod:`.readings`), so that every
+check sees the units leave the place they were read to come from.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.declarations.geometry import Movement
+from adjudicator.declarations.readings import Claim, OriginReading, read_origins
 from adjudicator.notation.model import Battle, BattleKind, Origin
 from adjudicator.position.model import CARGO, cargo_slots
 from adjudicator.powers import Power
@@ -46,11 +52,13 @@ class Site:
 class Sortie:
     """Units listed from one origin for one battle. ``fighting`` are those that fight there:
     in a sea battle, land units aboard transports are cargo, which never fights [SPEC p.13,16]
-    but still leaves its origin."""
+    but still leaves its origin. ``origin`` gives the place the units were read to come from
+    when ``reading`` says how (the line as written is ``reading.written``)."""
 
     site: Site
     origin: Origin
     fighting: Units
+    reading: OriginReading | None = None
 
     @property
     def line(self) -> int:
@@ -59,7 +67,7 @@ class Sortie:
 
     @property
     def place(self) -> str | None:
-        """The stated origin (None if the line gives none)."""
+        """The origin, as stated or as read (None if the line gives none that is clear)."""
         return self.origin.place
 
 
@@ -185,14 +193,28 @@ def _origins(battle: Battle) -> tuple[Origin, ...]:
     return (Origin(battle.total.line, None, battle.total.attacker),)
 
 
+def _claim(site: Site, origin: Origin, movement: Movement) -> Claim:
+    """What ``origin`` draws for the battle at ``site``: the units that fight there (the
+    transports carrying a land battle's assault are its lift's)."""
+    units = fighting(origin, site.is_sea, movement)
+    if not site.is_sea and units.count(UnitType.TRN):
+        units = units.without(UnitType.TRN)
+    return Claim(site.space, origin, units)
+
+
 def build(sites: tuple[Site, ...], movement: Movement) -> Plan:
-    """The plan of the battles at ``sites``, for ``movement``'s power."""
+    """The plan of the battles at ``sites``, for ``movement``'s power, every origin read as
+    the orders make it clear."""
+    written = [_origins(site.battle) for site in sites]
+    pairs = zip(sites, written, strict=True)
+    claims = [_claim(site, origin, movement) for site, origins in pairs for origin in origins]
+    parts = iter(read_origins(claims, movement))
     sorties: list[Sortie] = []
     lifts: list[Lift] = []
-    for site in sites:
+    for site, as_written in zip(sites, written, strict=True):
         by_line: dict[int, list[Origin]] = {}
-        for origin in _origins(site.battle):
-            sorties.append(Sortie(site, origin, fighting(origin, site.is_sea, movement)))
+        for origin, reading in (part for _ in as_written for part in next(parts)):
+            sorties.append(Sortie(site, origin, fighting(origin, site.is_sea, movement), reading))
             by_line.setdefault(origin.line, []).append(origin)
         if site.battle.kind is not BattleKind.RAID:
             for origins in by_line.values():

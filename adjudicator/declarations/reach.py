@@ -13,32 +13,11 @@ fly a bombing raid [SPEC p.15,20]. Planes are checked in :mod:`.landing`.
 from __future__ import annotations
 
 from adjudicator.declarations.findings import VOID_SUGGESTION, Code, error_finding
-from adjudicator.declarations.geometry import FAR, Movement, air_range
+from adjudicator.declarations.geometry import FAR, SHIP_MOVES, Movement, can_reach
 from adjudicator.declarations.plan import Plan, Site, Sortie
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import BattleKind
 from adjudicator.units import Domain, UnitType
-
-SHIP_MOVES = 2
-"""Every Classic ship moves 2 [XML; SPEC p.9]."""
-
-
-def can_reach(movement: Movement, unit: UnitType, origin: str, site: str) -> bool:
-    """Whether ``unit`` at ``origin`` could reach a battle in ``site`` on its own (no
-    transport, no thought of landing): what makes a reading of the orders possible."""
-    stats = unit.stats
-    if stats.domain is Domain.AIR:
-        techs = movement.position.technologies_of(movement.power)
-        return movement.geometry.air(origin, site) <= air_range(unit, techs)
-    if stats.domain is Domain.SEA:
-        return (
-            movement.is_sea(origin)
-            and movement.is_sea(site)
-            and movement.sea_distance(origin, site) <= SHIP_MOVES
-        )
-    if unit in (UnitType.AA, UnitType.IC) or movement.is_sea(origin) or movement.is_sea(site):
-        return False
-    return movement.land_distance(origin, site, stats.movement) <= stats.movement
 
 
 def _support_zone(movement: Movement, origin: str, site: str) -> bool:

@@ -19,8 +19,7 @@ import itertools
 from collections.abc import Callable, Sequence
 
 from adjudicator.declarations.findings import Code
-from adjudicator.declarations.geometry import FAR, Movement
-from adjudicator.declarations.reach import SHIP_MOVES
+from adjudicator.declarations.geometry import FAR, SHIP_MOVES, Movement
 from adjudicator.diagnostics import Rule
 from adjudicator.position.serialize import POWER_NAMES
 from adjudicator.units import Units

@@ -12,19 +12,32 @@ the attacker's own side) is read as the one place the orders can mean, when ther
 one: a space of the same kind holding enemy units that every attacking unit can reach from its
 origin, holding exactly the defenders listed, if any are. Otherwise the place stands as
 declared, with a warning.
+
+A place written so that it fits several places ("Can SZ": East Canada, West Canada or West
+Africa Sea Zone; the notation's ``could_be``) declares none of them by itself: Error
+Correction VI, "In all cases, the correct word must be readily decipherable". It is read as
+the one of them holding what the attack needs (enemy units; an enemy complex for a raid; empty
+enemy or neutral land for a walk-in) that the attackers moving on their own can reach from
+their written origins, and, of several, the one holding exactly the defenders listed. With
+none or several, it is not clear where the battle is to occur, and the battle is void.
 """
 
 from __future__ import annotations
 
 from adjudicator.declarations.defenders import mismatches
-from adjudicator.declarations.findings import Code, error_finding, warning_finding
-from adjudicator.declarations.geometry import Movement
+from adjudicator.declarations.findings import (
+    VOID_SUGGESTION,
+    Code,
+    either,
+    error_finding,
+    warning_finding,
+)
+from adjudicator.declarations.geometry import Movement, can_reach
 from adjudicator.declarations.plan import Site, fighting
-from adjudicator.declarations.reach import can_reach
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import Battle, BattleKind, Turn
 from adjudicator.powers import Alliance
-from adjudicator.units import UnitType
+from adjudicator.units import Domain, UnitType
 
 
 def _attackers(battle: Battle, is_sea: bool, movement: Movement) -> list[tuple[str, UnitType]]:
@@ -113,12 +126,124 @@ def _site(battle: Battle, space: str, movement: Movement) -> tuple[Site, list[Di
     ]
 
 
+_NEEDS = {
+    BattleKind.BATTLE: "enemy units",
+    BattleKind.RAID: "an enemy industrial complex",
+    BattleKind.WALK_IN: "empty enemy or neutral land",
+}
+"""What a place must hold for a battle of each kind to be fought there, as findings say it."""
+
+
+def _fits(battle: Battle, space: str, movement: Movement) -> bool:
+    """Whether ``space`` holds what ``battle`` needs (:data:`_NEEDS`)."""
+    position, power = movement.position, movement.power
+    if battle.kind is BattleKind.RAID:
+        return bool(position.enemy_units(space, power).count(UnitType.IC))
+    if battle.kind is BattleKind.WALK_IN:
+        return not (
+            movement.is_sea(space)
+            or position.has_enemy(space, power)
+            or position.is_friendly(space, power)
+        )
+    return position.has_enemy(space, power)
+
+
+def _movers(battle: Battle, is_sea: bool, movement: Movement) -> list[tuple[str, UnitType]]:
+    """The attacking units, by written origin, that go to a battle at sea (``is_sea``) or on
+    land on their own: planes, ships to sea, land units over land. Units carried by transports
+    and a battleship's support shot prove nothing about where the battle is."""
+    found = []
+    for origin in battle.origins:
+        place = origin.place
+        if place is None or place not in movement.board.territories:
+            continue
+        carried = bool(origin.transports) or movement.is_sea(place)
+        for unit, _ in origin.units:
+            domain = unit.stats.domain
+            if (
+                domain is Domain.AIR
+                or (domain is Domain.SEA and is_sea)
+                or (domain is Domain.LAND and not is_sea and not carried)
+            ):
+                found.append((place, unit))
+    return found
+
+
+def _holding(battle: Battle, movement: Movement) -> list[str]:
+    """The places ``battle``'s name could be that hold what it needs and that every attacker
+    moving on its own can reach; of several, those holding exactly the defenders listed, if
+    that leaves any."""
+    found = []
+    for space in battle.could_be:
+        if space not in movement.board.territories or not _fits(battle, space, movement):
+            continue
+        movers = _movers(battle, movement.is_sea(space), movement)
+        if all(can_reach(movement, unit, origin, space) for origin, unit in movers):
+            found.append(space)
+    listed = battle.defenders
+    if len(found) < 2 or listed is None:
+        return found
+    planes = any(o.units.aircraft for o in battle.origins)
+    exact = [
+        space
+        for space in found
+        if not mismatches(
+            listed,
+            movement.position.enemy_units(space, movement.power),
+            battle.kind,
+            movement.is_sea(space),
+            planes,
+        )
+    ]
+    return exact or found
+
+
+def _read_place(battle: Battle, movement: Movement) -> tuple[Site | None, Diagnostic]:
+    """The site of a battle whose written place fits several, if the orders make it clear;
+    else no site, and the error that voids the battle."""
+    n, could_be = battle.number, battle.could_be
+    needs = _NEEDS[battle.kind]
+    holding = _holding(battle, movement)
+    if len(holding) == 1:
+        (space,) = holding
+        return Site(battle, space, movement.is_sea(space), relocated=True), warning_finding(
+            battle.line,
+            Rule.CDE,
+            f"battle #{n}'s place could be {either(could_be)}; only {space} holds {needs} "
+            f"its attackers can reach, so it is clear where the battle is to occur and no CDE "
+            f"can be called: read as {space}",
+            f"write the battle's place as {space} to avoid a dispute",
+            Code.INTENT_CLEAR,
+            (n,),
+        )
+    why = (
+        f"{either(holding, 'and')} each hold {needs} its attackers can reach"
+        if holding
+        else f"none of them holds {needs} its attackers can reach"
+    )
+    return None, error_finding(
+        battle.line,
+        Rule.CDE,
+        f"battle #{n}'s place could be {either(could_be)}, and {why}: the correct word is not "
+        "readily decipherable, so it is not clear where the battle is to occur",
+        f"write the battle's place in full; {VOID_SUGGESTION}",
+        Code.PLACE_NOT_CLEAR,
+        (n,),
+        (Rule.TYPOGRAPHICAL_ERRORS,),
+    )
+
+
 def locate(turn: Turn, movement: Movement) -> tuple[tuple[Site, ...], list[Diagnostic]]:
     """The site of every battle whose place could be read, and what locating them found."""
     sites: list[Site] = []
     found: list[Diagnostic] = []
     for battle in turn.battles:
         space = battle.territory
+        if space is None and battle.could_be:
+            read, note = _read_place(battle, movement)
+            sites.extend([read] if read is not None else [])
+            found.append(note)
+            continue
         if space is None or space not in movement.board.territories:
             continue
         site, notes = _site(battle, space, movement)

@@ -15,9 +15,8 @@ import itertools
 from collections import defaultdict
 
 from adjudicator.declarations.findings import VOID_SUGGESTION, Code, error_finding, warning_finding
-from adjudicator.declarations.geometry import Movement
+from adjudicator.declarations.geometry import SHIP_MOVES, Movement
 from adjudicator.declarations.plan import Lift, Plan
-from adjudicator.declarations.reach import SHIP_MOVES
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.units import UnitType
 

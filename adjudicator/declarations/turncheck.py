@@ -6,7 +6,10 @@ board's findings added to its ``diagnostics`` (same shape; a finding about battl
 ``"battles": [n, ...]``) and its ``summary`` recounted, plus two keys (adding keys keeps the
 version): ``"void_battles"``, the battles a combat declaration error voids (IAAPA Error
 Correction II), and, when post-combat orders were applied, ``"computed_counts"``, the mover's
-``{"power", "territories", "ipcs"}`` in the position they leave.
+``{"power", "territories", "ipcs"}`` in the position they leave. A battle whose written place
+fits several (``could_be``, no ``territory``) gets the ``territory`` the check reads it as,
+when the orders make it clear (Error Correction II: "if it is clear from the combat orders
+where the battle is to occur ... then no CDE can be called").
 
 Which position each part is checked against: combat moves against ``position`` (the start of
 the attacker's turn); post-combat orders against the same position, with the email's own
@@ -25,7 +28,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.declarations.combat import attacker, check_declarations, void_battles
+from adjudicator.declarations.combat import (
+    attacker,
+    check_declarations,
+    read_places,
+    void_battles,
+)
 from adjudicator.declarations.counts import check_counts
 from adjudicator.declarations.discrepancies import apply_post_combat
 from adjudicator.declarations.findings import Code
@@ -35,7 +43,7 @@ from adjudicator.declarations.retreats import check_retreats
 from adjudicator.diagnostics import Diagnostic
 from adjudicator.names import Names
 from adjudicator.notation.jsonreport import diagnostic_report, summary, turn_report
-from adjudicator.notation.model import Turn, TurnKind
+from adjudicator.notation.model import Battle, Turn, TurnKind
 from adjudicator.notation.parser import parse
 from adjudicator.position.model import Position
 from adjudicator.position.serialize import POWER_NAMES
@@ -52,6 +60,8 @@ class TurnCheck:
     position: Position
     mover: Power | None = None
     """The power whose post-combat orders were applied (None if there were none)."""
+    places: tuple[tuple[Battle, str], ...] = ()
+    """Each battle whose written place fits several, with the place it was read as."""
 
     @property
     def void_battles(self) -> tuple[int, ...]:
@@ -82,7 +92,8 @@ def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None)
             mover = position.to_move if turn.kind is TurnKind.SPECIAL_ORDERS else None
             moves = turn if turn.battles else precombat
             pre.extend(check_retreats(position, mover or attacker(turn, position), turn, moves))
-        return TurnCheck(turn, tuple(sorted(pre, key=lambda f: f.line)), position)
+        ordered = tuple(sorted(pre, key=lambda f: f.line))
+        return TurnCheck(turn, ordered, position, places=read_places(turn, position))
     first_post = _first_line(turn)
     whole = bool(turn.battles) and min(b.line for b in turn.battles) < first_post
     first_pre = _first_pre_line(turn)
@@ -91,8 +102,10 @@ def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None)
     if pre_first:
         found.extend(check_purchases(turn, position))
     declared: tuple[Diagnostic, ...] = ()
+    places: tuple[tuple[Battle, str], ...] = ()
     if whole:
         declared = check_declarations(turn, position)
+        places = read_places(turn, position)
         found.extend(declared)
     applied = apply_post_combat(position, turn, precombat=turn if whole else precombat)
     overspent = any(f.code is Code.OVERSPENT for f in found)
@@ -116,8 +129,9 @@ def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None)
         found.extend(check_purchases(turn, after, power=power))
         if turn.battles:
             found.extend(check_declarations(turn, after, power=power))
+            places = read_places(turn, after, power=power)
     ordered = tuple(sorted(found, key=lambda f: f.line))
-    return TurnCheck(turn, ordered, applied.position, applied.power)
+    return TurnCheck(turn, ordered, applied.position, applied.power, places)
 
 
 def check_report(
@@ -138,6 +152,13 @@ def check_report(
     before = parse(precombat, names=names) if precombat is not None else None
     checked = check_turn(turn, position, precombat=before)
     report = turn_report(turn)
+    places = {id(battle): space for battle, space in checked.places}
+    report["battles"] = [
+        {"number": obj["number"], "territory": places[id(battle)], **obj}
+        if id(battle) in places
+        else obj
+        for battle, obj in zip(turn.battles, report["battles"], strict=True)
+    ]
     diagnostics = (*turn.diagnostics, *checked.findings)
     report["diagnostics"] = [
         diagnostic_report(d) for d in sorted(diagnostics, key=lambda d: d.line)

@@ -73,6 +73,8 @@ class Draft:
     total: Total | None = None
     implicit: bool = False
     """Read from a move's destination, not from a header."""
+    could_be: tuple[str, ...] = ()
+    """The places a header's name fits, when it fits several (``territory`` is then None)."""
 
     def freeze(self) -> Battle:
         return Battle(
@@ -83,6 +85,7 @@ class Draft:
             self.defender,
             tuple(self.origins),
             self.total,
+            self.could_be,
         )
 
 
@@ -166,9 +169,10 @@ class CombatReader:
         written = rest[: end.start()] if end else rest
         written = _without_marks(written).strip(" -:")
         tail = rest[end.start() :] if end else ""
-        territory = None
+        territory: str | None = None
+        could_be: tuple[str, ...] = ()
         if written:
-            territory = self.reader.place(line, written, Rule.PRECOMBAT)
+            territory, could_be = self.reader.battle_place(line, written, Rule.PRECOMBAT)
         else:
             self.reader.error(
                 line,
@@ -189,7 +193,7 @@ class CombatReader:
                 "number each battle once",
                 "duplicate-battle",
             )
-        self.current = Draft(number, territory, line, kind, defender)
+        self.current = Draft(number, territory, line, kind, defender, could_be=could_be)
         self.drafts.append(self.current)
 
     def total(self, line: int, text: str, *, in_combat: bool) -> bool:

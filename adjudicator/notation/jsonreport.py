@@ -16,6 +16,8 @@ Version 1::
      "tech": [{"line", "dice", "technologies": ["Jet Power", ...]}],
      "purchases": [{"line", "units": {UNIT: n}, "spent", "remaining"}],
      "battles": [{"number", "territory", "line", "kind": "battle" | "walk-in" | "raid",
+                  "could_be": [place, ...],   (no "territory": the name written fits
+                                            each of these places)
                   "attacker": {UNIT: n},    origins added up, else the Total line's
                   "defender": {UNIT: n},    as the header lists them (AA included), else
                                             the Total line's; {} for a walk-in ("WI", "MT");
@@ -53,7 +55,9 @@ reworded). Errors (part of the turn not
 read): unknown-name, ambiguous-name, bad-number ("1O inf"), unreadable, no-battle,
 no-units, no-place, no-destination, count-units (both numbers in $). Warnings (read, but
 look): typo (a corrected misspelling), ambiguous-origin (an attacking origin written so
-that it fits several places, "Car SZ": read as ``could_be``), count-units ("UK 30/32"),
+that it fits several places, "Car SZ": read as ``could_be``), ambiguous-battle (a battle's
+place written so, "Attack #1 - Can SZ": the battle is kept with its ``could_be``),
+count-units ("UK 30/32"),
 total-mismatch, defender-mismatch, missing-origin, no-attackers, destination-mismatch,
 duplicate-battle, not-read (a line naming units that was not understood), no-orders,
 unstated-outcome (a result giving casualties but not how the battle ended, "lost my sub":
@@ -127,6 +131,7 @@ def _total(total: Total) -> Report:
 def _battle(battle: Battle) -> Report:
     obj: Report = {"number": battle.number}
     _put(obj, "territory", battle.territory)
+    _put(obj, "could_be", list(battle.could_be))
     obj.update(line=battle.line, kind=battle.kind.value, attacker=battle.attacker.to_json())
     defenders = battle.defenders
     if defenders is not None:

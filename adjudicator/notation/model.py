@@ -120,7 +120,11 @@ class Battle:
 
     ``defender`` is what the header lists (None when it lists only the territory, which
     IAAPA Error Correction II.3 allows); ``territory`` is None only when the written name
-    could not be read (an error diagnostic says so).
+    could not be read (an error diagnostic says so), or when it fits several places: then
+    ``could_be`` lists them ("Can SZ": East Canada, West Canada or West Africa Sea Zone), and
+    the check against the board reads it as the one of them holding enemy units the attackers
+    can reach, if only one does (IAAPA Error Correction II: "if it is clear from the combat
+    orders where the battle is to occur ... then no CDE can be called").
     """
 
     number: int
@@ -130,6 +134,7 @@ class Battle:
     defender: Units | None = None
     origins: tuple[Origin, ...] = ()
     total: Total | None = None
+    could_be: tuple[str, ...] = ()
 
     @functools.cached_property
     def attacker(self) -> Units:

@@ -217,6 +217,37 @@ class Reader:
         Correction II: "if it is clear from the combat orders where the battle is to occur,
         and what units are involved, and the units are 100% correct, then no CDE can be
         called")."""
+        return self._one_of(
+            line,
+            written,
+            rule,
+            f"the origin {written!r}",
+            "holding the units listed",
+            "ambiguous-origin",
+        )
+
+    def battle_place(
+        self, line: int, written: str, rule: Rule
+    ) -> tuple[str | None, tuple[str, ...]]:
+        """A battle's place, as :meth:`place` reads it, except a name that fits several places:
+        (None, those places) with a warning, for the check against the board to read it as
+        the one of them holding enemy units the attackers can reach (IAAPA Error Correction
+        II: "if it is clear from the combat orders where the battle is to occur, and what units
+        are involved, and the units are 100% correct, then no CDE can be called")."""
+        return self._one_of(
+            line,
+            written,
+            rule,
+            f"the battle's place {written!r}",
+            "holding enemy units the attackers can reach",
+            "ambiguous-battle",
+        )
+
+    def _one_of(
+        self, line: int, written: str, rule: Rule, what: str, which: str, code: str
+    ) -> tuple[str | None, tuple[str, ...]]:
+        """:meth:`place`, or (None, the places) for a name that fits several, with a warning
+        that ``what`` is read as the one of them ``which``."""
         exact = self.lookup.exact_places[written]
         if exact is not None:
             return exact, ()
@@ -225,10 +256,10 @@ class Reader:
             self.warning(
                 line,
                 Rule.CDE,
-                f"the origin {written!r} could be any of {', '.join(found.labels)}: it is "
-                "read as the one of them holding the units listed, if only one does",
+                f"{what} could be any of {', '.join(found.labels)}: it is read as the one of "
+                f"them {which}, if only one does",
                 f"write one of {', '.join(found.candidates)} in full",
-                "ambiguous-origin",
+                code,
             )
             return None, found.labels
         return self.place(line, written, rule), ()

@@ -27,15 +27,24 @@ def _scope(obj: Report) -> str:
     return " ".join(parts) or "every battle"
 
 
+def _place(obj: Report, key: str, none: str) -> str:
+    """``obj[key]``, else the places a name fitting several could be, else ``none``."""
+    if key in obj:
+        return str(obj[key])
+    if "could_be" in obj:
+        return f"? (one of {', '.join(obj['could_be'])})"
+    return none
+
+
 def _battle(b: Report) -> list[str]:
     versus = f" v. {_units(b['defender'])}" if "defender" in b else " (defenders not listed)"
     kind = "" if b["kind"] == "battle" else f" [{b['kind']}]"
     out = [
-        f"  #{b['number']} {b.get('territory', '?')}{kind} (line {b['line']}): "
+        f"  #{b['number']} {_place(b, 'territory', '?')}{kind} (line {b['line']}): "
         f"{_units(b['attacker'])}{versus}"
     ]
     for o in b["origins"]:
-        text = f"    line {o['line']}: {o.get('from', '(no origin)')}: {_units(o['units'])}"
+        text = f"    line {o['line']}: {_place(o, 'from', '(no origin)')}: {_units(o['units'])}"
         if "transports" in o:
             text += f" on {_units(o['transports'])}"
         if "via" in o:

@@ -60,6 +60,7 @@ CODE_RULES: Mapping[str, str] = {
     "unloading-zone-undisclosed": CDE_UNLOADING,
     "over-committed": CDE_OVER_COMMITTED,
     "defenders-wrong": CDE_DEFENDERS,
+    "place-not-clear": CDE_TERRITORY,
 }
 """The rule book's case for each code of :class:`adjudicator.declarations.Code` that voids
 a battle."""

@@ -139,5 +139,15 @@ class TestSectionVITypographicalErrors(NotationCase):
         assert [d.severity for d in turn.diagnostics] == [Severity.ERROR]
         with pytest.raises(UnknownNameError):
             parse("Attack #1 - Xqzzy (2 INF)\nKar 2 INF", strict=True)
-        with pytest.raises(NotationError, match="line 1"):
-            parse("Attack #1 - Med (1 BB)\nGib SZ 1 BB", strict=True)
+        with pytest.raises(NotationError, match="line 2"):
+            parse("Non-combat moves:\nGib SZ 1 BB to Med", strict=True)
+
+    def test_a_battle_place_of_several_zones_is_left_to_the_board(self, read: Read) -> None:
+        """...readily decipherable: "Med" alone names none of the three Mediterranean zones,
+        but the battle is kept with them, for the check against the board to read it as the
+        one the orders make clear (Error Correction II: "if it is clear from the combat orders
+        where the battle is to occur ... no CDE can be called"), else to void it."""
+        turn = read("Attack #1 - Med (1 BB)\nGib SZ 1 BB")
+        (battle,) = turn.battles
+        assert battle.territory is None and len(battle.could_be) == 3
+        assert codes(turn) == [(1, "warning", "ambiguous-battle")]

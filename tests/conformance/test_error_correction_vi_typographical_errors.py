@@ -176,12 +176,6 @@ class TestTheRuleBooksOwnAbbreviations:
         ]
         assert "read as from West Spain Sea Zone" in report["diagnostics"][1]["message"]
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="a battle place that fits several zones is not yet read as the one holding the "
-        "target: the notation would carry the candidates on the battle (as it does for an "
-        "origin) and adjudicator/declarations/sites.py choose among them",
-    )
     def test_the_battle_declared_in_can_sz_stands(self) -> None:
         """...list the attacking sub in can sz instead of lab sz. In this case the battle will
         stand as correct: the battle is read as the one in lab sz, the only UK trn's zone."""
@@ -189,6 +183,87 @@ class TestTheRuleBooksOwnAbbreviations:
         assert report["void_battles"] == []
         assert [b["territory"] for b in report["battles"]] == ["East Canada Sea Zone"]
         assert all(d["severity"] != "error" for d in report["diagnostics"])
+        assert self.codes(report) == [
+            ("ambiguous-battle", "warning"),
+            ("intent-clear", "warning"),
+        ]
+        assert "read as East Canada Sea Zone" in report["diagnostics"][1]["message"]
+
+    def test_the_battle_and_the_sub_both_in_can_sz_stand(self) -> None:
+        """...the combat orders list the attacking sub in can sz: where the battle is and
+        which sub fights it are both clear from the board, so the battle stands."""
+        report = self.check("Attack #1 - Can SZ\nCan SZ 1 SUB\n")
+        assert report["void_battles"] == []
+        assert [b["territory"] for b in report["battles"]] == ["East Canada Sea Zone"]
+        assert ("intent-clear", "warning") in self.codes(report)
+        assert any(
+            "read as from West Spain Sea Zone" in d["message"] for d in report["diagnostics"]
+        )
+
+
+class TestABattlePlaceThatIsNotClear:
+    """Section VI: "In all cases, the correct word must be readily decipherable." Error
+    Correction II: "if it is clear from the combat orders where the battle is to occur ...
+    then no CDE can be called"; otherwise "If any of this information is incorrect, it is
+    considered a CDE, and the entire battle is null and void".
+
+    "Can SZ" fits East Canada, West Canada and West Africa (the Canaries) Sea Zone; the German
+    sub in West Spain Sea Zone (azo sz) can reach the first and the last."""
+
+    @staticmethod
+    def check(board: dict[str, dict[Power, Units]], orders: str) -> dict[str, Any]:
+        position = arranged(board, to_move=Power.GERMANY)
+        return check_report(f"Germany 1 pre-combat\nCombat Moves:\n{orders}", position)
+
+    @staticmethod
+    def errors(report: dict[str, Any]) -> list[dict[str, Any]]:
+        return [d for d in report["diagnostics"] if d["severity"] == "error"]
+
+    SUB: ClassVar[dict[str, dict[Power, Units]]] = {
+        "West Spain Sea Zone": {Power.GERMANY: Units.of({UnitType.SUB: 1})},
+    }
+
+    def test_two_zones_it_could_be_holding_a_target_in_reach_void_the_battle(self) -> None:
+        """A UK trn in lab sz and another off the Canaries: the sub could attack either, so
+        the place is not readily decipherable and the battle is void."""
+        board = {
+            **self.SUB,
+            "East Canada Sea Zone": {Power.UK: Units.of({UnitType.TRN: 1})},
+            "West Africa Sea Zone": {Power.UK: Units.of({UnitType.TRN: 1})},
+        }
+        report = self.check(board, "Attack #1 - Can SZ (1 TRN)\nAzo SZ 1 SUB\n")
+        assert report["void_battles"] == [1]
+        (error,) = self.errors(report)
+        assert (error["code"], error["line"], error["battles"]) == ("place-not-clear", 3, [1])
+        assert "East Canada Sea Zone and West Africa Sea Zone each hold" in error["message"]
+        assert "IAAPA Error Correction VI" in error["rule"]
+        assert "territory" not in report["battles"][0]
+
+    def test_the_defenders_listed_tell_the_two_apart(self) -> None:
+        """The trn in lab sz, a battleship off the Canaries: "Can SZ (1 TRN)" can only mean
+        the zone holding exactly the defenders listed (Error Correction II.3: listed defenders
+        must be 100% correct), so it is clear where the battle is to occur."""
+        board = {
+            **self.SUB,
+            "East Canada Sea Zone": {Power.UK: Units.of({UnitType.TRN: 1})},
+            "West Africa Sea Zone": {Power.UK: Units.of({UnitType.BB: 1})},
+        }
+        report = self.check(board, "Attack #1 - Can SZ (1 TRN)\nAzo SZ 1 SUB\n")
+        assert report["void_battles"] == []
+        assert report["battles"][0]["territory"] == "East Canada Sea Zone"
+
+    def test_no_zone_it_could_be_holding_a_target_in_reach_voids_the_battle(self) -> None:
+        """The only UK trn is off West Canada, beyond the sub's two moves: none of the zones
+        "can sz" fits holds an enemy the attacker can reach."""
+        board = {
+            **self.SUB,
+            "West Canada Sea Zone": {Power.UK: Units.of({UnitType.TRN: 1})},
+        }
+        report = self.check(board, "Attack #1 - Can SZ (1 TRN)\nAzo SZ 1 SUB\n")
+        assert report["void_battles"] == [1]
+        (error,) = self.errors(report)
+        assert error["code"] == "place-not-clear"
+        assert "none of them holds enemy units its attackers can reach" in error["message"]
 
 
 class TestAPearlHarborAttackFromCarSZ:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.notation import BattleKind, Turn, Units, parse
+from adjudicator.notation import BattleKind, Turn, Units, parse, render_report, report
 from adjudicator.units import UnitType
 
 U = UnitType
@@ -201,3 +201,34 @@ def test_attackers_written_in_the_header_are_flagged_not_read_as_defenders(heade
     turn = parse(header)
     assert [(d.line, d.code) for d in turn.errors] == [(1, "unreadable")]
     assert "from E Eur" in turn.errors[0].message
+
+
+def test_a_battle_place_fitting_several_is_kept_with_them() -> None:
+    """ "Can SZ" abbreviates three zones: the battle is kept, with no territory and the zones
+    it could be, for the check against the board (adjudicator.declarations.sites)."""
+    turn = parse("Attack #1 - Can SZ (1 TRN)\nAzo SZ 1 SUB")
+    (battle,) = turn.battles
+    assert battle.territory is None
+    assert battle.could_be == (
+        "East Canada Sea Zone",
+        "West Africa Sea Zone",
+        "West Canada Sea Zone",
+    )
+    assert (battle.defender, battle.attacker) == (Units.of({U.TRN: 1}), Units.of({U.SUB: 1}))
+    assert codes(turn) == [(1, "warning", "ambiguous-battle")]
+    assert "Can SZ" in turn.diagnostics[0].message
+
+
+def test_the_candidates_are_reported_only_when_there_are_some() -> None:
+    """Adding a key keeps the report's version: ``could_be`` only where a name fits several."""
+    got = report("Attack #1 - Can SZ\nAzo SZ 1 SUB\nAttack #2 - Karelia\nE Eur 2 INF")
+    first, second = got["battles"]
+    assert "territory" not in first and len(first["could_be"]) == 3
+    assert second["territory"] == "Karelia S.S.R." and "could_be" not in second
+    assert "#1 ? (one of East Canada Sea Zone, West Africa Sea Zone" in render_report(got)
+
+
+def test_a_name_fitting_nothing_is_still_an_error() -> None:
+    turn = parse("Attack #1 - Xqzzy\nKar 2 INF")
+    assert turn.battles[0].could_be == ()
+    assert [(d.line, d.code) for d in turn.errors] == [(1, "unknown-name")]
