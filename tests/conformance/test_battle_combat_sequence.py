@@ -288,3 +288,27 @@ class TestTechnologies:
             "land", {"ARM": 1}, {"FTR": 1}, {"attacker": {"ARM": [6]}, "defender": {"FTR": [5]}}
         )
         assert out["outcome"] == "continues"
+
+
+class TestCapture:
+    """Facts sheet section 8: "Only surviving land units capture a territory. Planes alone
+    never do." Section 1: "If both die, or only planes survive, the defender keeps the
+    territory."
+
+    West Europe's one infantry falls to the first round's dice; what the attacker has left
+    decides whether it is taken."""
+
+    def test_fighters_alone_win_without_taking_it(self) -> None:
+        out = battle(
+            "land", {"FTR": 2}, {"INF": 1}, {"attacker": {"FTR": [1, 6]}, "defender": {"INF": [6]}}
+        )
+        assert (out["outcome"], out["captured"]) == ("attacker-wins", 0)
+
+    def test_a_tank_left_beside_them_takes_it(self) -> None:
+        out = battle(
+            "land",
+            {"ARM": 1, "FTR": 1},
+            {"INF": 1},
+            {"attacker": {"ARM": [1], "FTR": [6]}, "defender": {"INF": [6]}},
+        )
+        assert (out["outcome"], out["captured"]) == ("attacker-wins", 1)
