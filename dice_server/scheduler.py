@@ -110,7 +110,13 @@ def run(app: Flask) -> None:
     """Run until SIGINT or SIGTERM; the first delivery run starts at once."""
     scheduler = build(app)
 
+    stopping: list[int] = []
+
     def stop(signum: int, _frame: FrameType | None) -> None:
+        if stopping:  # a second signal (the terminal's INT, then the supervisor's TERM)
+            log.info("scheduler already stopping (signal %d)", signum)
+            return
+        stopping.append(signum)
         log.info("scheduler stopping (signal %d)", signum)
         if not scheduler.running:
             raise SystemExit(0)
