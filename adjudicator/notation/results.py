@@ -176,9 +176,11 @@ def result(
             units, i, _ = reader.units(line, toks, i, n, Rule.POST_COMBAT)
             if mode == "losses":
                 losses = losses + units
-            elif mode == "survivors":
+            elif mode == "survivors" and not (
+                i < n and (toks[i].low in _LOSSES or _died(toks, i, n))
+            ):
                 survivors = survivors + units
-            else:
+            else:  # kept until a loss word says ("1 SUB left, 1 TRN lost")
                 pending = pending + units
                 units_end, pending_from = i, start
             continue

@@ -207,3 +207,25 @@ def test_placements_need_a_place_and_units() -> None:
 def test_an_empty_or_unchanged_section_is_no_order_and_no_error() -> None:
     turn = parse("NCM: none\nPlacement: nothing\nMap update: unchanged\nUK 30/$32")
     assert turn.diagnostics == () and turn.kind is TurnKind.POST_COMBAT
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "won, 1 SUB survives, UK TRN sunk",
+        "won, 1 SUB left, 1 TRN lost",
+        "won, 1 SUB left, my TRN was sunk",
+        "won, 1 SUB left; lost 1 TRN",
+    ],
+)
+def test_units_named_after_the_survivors_and_then_lost_are_losses(said: str) -> None:
+    (result,) = parse(f"Results:\n#1 UK SZ: {said}").results
+    assert (result.survivors, result.losses) == (
+        Units.of({UnitType.SUB: 1}),
+        Units.of({UnitType.TRN: 1}),
+    )
+
+
+def test_units_listed_as_survivors_stay_survivors() -> None:
+    (result,) = parse("Results:\n#1 UK SZ: won, 1 SUB, 1 TRN left").results
+    assert result.survivors == Units.of({UnitType.SUB: 1, UnitType.TRN: 1})
