@@ -28,6 +28,10 @@ STAY = frozenset({UnitType.AA, UnitType.IC})
 _MOVERS = tuple(u for u in UnitType if u not in STAY)
 
 
+NONE_THERE = (0, 0)
+"""The bounds on a type the orders say nothing about in a space."""
+
+
 @dataclass
 class Expectation:
     """Bounds on the mover's units in every space after its turn, and what the orders did.
@@ -87,12 +91,6 @@ class Expectation:
         """Whether any order moved units into or out of ``space``."""
         return space in self.spans
 
-    def types(self, space: str) -> set[UnitType]:
-        """The unit types the orders say anything about in ``space``."""
-        if space in self.spans:
-            return set(self.spans[space])
-        return {u for u, _ in self.base.get(space, NO_UNITS).counts}
-
     def space_bounds(self, space: str) -> dict[UnitType, tuple[int, int | None]]:
         """The bounds on every type the orders say anything about in ``space`` (any other
         type: none there, ``(0, 0)``), found at once for a space weighed type by type."""
@@ -107,15 +105,7 @@ class Expectation:
 
     def bounds(self, space: str, unit: UnitType) -> tuple[int, int | None]:
         """The bounds on ``unit`` in ``space``."""
-        per_space = self.spans.get(space)
-        if per_space is None:
-            start = self.base.get(space, NO_UNITS).count(unit)
-            lo, hi = self._start(unit, start)
-            return lo or 0, hi
-        span = per_space.get(unit)
-        if span is None:
-            return 0, 0
-        return span[0] or 0, span[1]
+        return self.space_bounds(space).get(unit, NONE_THERE)
 
 
 def result_for(

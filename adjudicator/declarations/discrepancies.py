@@ -12,10 +12,10 @@ give (:mod:`.aftermath`). Within them, the map update is taken. Outside them, a 
 non-combat move into or out of the space wins, and the finding says which line won; with no
 such move, the map update stands (Section V decides only between the two), with a warning. A
 space the map update leaves out keeps what the orders put there. Territories taken change hands
-(an ally's original territory goes back to it if its capital is free [SPEC p.14,20]), enemy
-units there and in cleared sea zones are gone, and the bank pays for purchases, research (5 a
-die), neutrals entered (3 each [XML neutralCharge]) and collects income (IAAPA Income Collection
-and Spending).
+(an ally's original territory goes back to it if its capital is free [SPEC p.14,20]:
+:mod:`adjudicator.position.liberation`), enemy units there and in cleared sea zones are gone,
+and the bank pays for purchases, research (5 a die), neutrals entered (3 each [XML
+neutralCharge]) and collects income (IAAPA Income Collection and Spending).
 """
 
 from __future__ import annotations
@@ -23,11 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from adjudicator.declarations.aftermath import STAY, Expectation, expect
+from adjudicator.declarations.aftermath import NONE_THERE, STAY, Expectation, expect
 from adjudicator.declarations.findings import Code, info_finding, warning_finding
 from adjudicator.declarations.placement import check_placements
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import Turn
+from adjudicator.position.liberation import new_owner, restored
 from adjudicator.position.model import Position, PositionError, check, copied
 from adjudicator.position.serialize import POWER_NAMES
 from adjudicator.powers import Power
@@ -57,10 +58,6 @@ class PostCombat:
     findings: tuple[Diagnostic, ...]
     expectation: Expectation | None = None
     """What the orders were read to leave (:func:`.aftermath.expect`), for later checks."""
-
-
-_NONE_THERE = (0, 0)
-"""The bounds on a type the orders say nothing about in a space."""
 
 
 def _could_stay(listed: Units, start: Units) -> bool:
@@ -145,7 +142,7 @@ class Reconciler:
         excess: list[tuple[UnitType, int, int, int | None]] = []
         left_out = False
         for unit in bounds.keys() | said_all.keys():
-            lo, hi = bounds.get(unit, _NONE_THERE)
+            lo, hi = bounds.get(unit, NONE_THERE)
             estimate = hi if hi is not None else lo
             moves = exp.moves.get((space, unit), [])
             if listed is None:
@@ -272,35 +269,6 @@ class Reconciler:
         return taken
 
 
-def _new_owner(position: Position, territory: str, power: Power) -> Power:
-    """Who holds a territory ``power`` takes: its original owner if that is an ally whose
-    capital is free (liberation), else ``power``."""
-    original = position.board.territories[territory].original_owner
-    if original is None:
-        return power
-    owner = Power.from_triplea(original)
-    if owner is power or owner.alliance is not power.alliance:
-        return power
-    if position.holds_capital(owner) or position.capital(owner) == territory:
-        return owner
-    return power
-
-
-def _restored(position: Position, ally: Power) -> list[str]:
-    """``ally``'s original territories its allies hold: they go back to it when its capital
-    is liberated (IAAPA Placement of New Units: "if you liberate their capital ... it has now
-    reverted back to your Ally's control"; see :meth:`adjudicator.turns.table.Table.restore`)."""
-    name = ally.triplea_name
-    return [
-        territory
-        for territory, owner in position.owners.items()
-        if owner is not None
-        and owner is not ally
-        and owner.alliance is ally.alliance
-        and position.board.territories[territory].original_owner == name
-    ]
-
-
 def _spent(
     position: Position, power: Power, turn: Turn, precombat: Turn | None
 ) -> tuple[int, frozenset[Technology]]:
@@ -337,7 +305,7 @@ def apply_post_combat(
     after = position
     taken = rec.owners(final)
     for territory in taken:
-        new = _new_owner(position, territory, mover)
+        new = new_owner(position, position.owners, territory, mover)
         after = after.with_owner(territory, new)
         here = changes.setdefault(territory, copied(position.units_at(territory)))
         for enemy, held in list(here.items()):
@@ -346,7 +314,7 @@ def apply_post_combat(
                 here[enemy] = Units()
                 here[new] = here.get(new, Units()) + kept
         if new is not mover and position.capital(new) == territory:
-            for back in _restored(position, new):
+            for back in restored(position, position.owners, new):
                 after = after.with_owner(back, new)
                 there = changes.setdefault(back, copied(position.units_at(back)))
                 for holder, held in list(there.items()):

@@ -139,31 +139,46 @@ class Movement:
         return bool(self._closed_canals) and frozenset((a, b)) in self._closed_canals
 
     def sea_steps(self, start: str) -> Mapping[str, int]:
-        """Sea zones a ship in ``start`` reaches in at most two moves, with the moves taken.
+        """Sea zones a ship in ``start`` reaches in the combat move, with the moves taken.
 
         A zone holding enemy units ends the move (the ship stops there to fight)."""
         found = self._sea.get(start)
-        if found is not None:
-            return found
+        if found is None:
+            found = self._sea[start] = self.sail(start)
+        return found
+
+    def sail(
+        self,
+        start: str,
+        *,
+        avoid: frozenset[str] = frozenset(),
+        stops: bool = True,
+        canals: bool = True,
+    ) -> dict[str, int]:
+        """Sea zones a ship in ``start`` reaches in at most :data:`SHIP_MOVES` moves, with the
+        moves taken, entering no zone of ``avoid``; with ``stops``, a zone holding enemy units
+        ends the move (the combat move), and with ``canals``, only the canals its side held at
+        the start of the turn are open."""
         adjacency = self.board.adjacency
+        sea = self.geometry.sea
         found = {start: 0}
         frontier = [start]
-        for step in (1, 2):
+        for step in range(1, SHIP_MOVES + 1):
             following = []
             for here in frontier:
-                if step > 1 and self.blocked(here):
+                if stops and step > 1 and self.blocked(here):
                     continue
                 for there in adjacency[here]:
                     if (
                         there in found
-                        or there not in self.geometry.sea
-                        or self.canal_closed(here, there)
+                        or there not in sea
+                        or there in avoid
+                        or (canals and self.canal_closed(here, there))
                     ):
                         continue
                     found[there] = step
                     following.append(there)
             frontier = following
-        self._sea[start] = found
         return found
 
     def sea_distance(self, start: str, end: str) -> int:

@@ -38,7 +38,7 @@ from adjudicator.declarations.geometry import Movement, movement_of
 from adjudicator.declarations.plan import Plan, Site, build
 from adjudicator.declarations.sites import locate
 from adjudicator.diagnostics import Diagnostic, Rule
-from adjudicator.notation.model import BattleKind, CombatOutcome, Turn
+from adjudicator.notation.model import BattleKind, CombatOutcome, Retreat, SubWithdrawal, Turn
 from adjudicator.position.model import Position
 from adjudicator.position.serialize import POWER_NAMES
 from adjudicator.powers import Power
@@ -61,17 +61,6 @@ WITHDRAWAL_SUGGESTION = (
 
 
 @dataclass(frozen=True)
-class WrittenRetreat:
-    """A retreat location as written: by a result ("retreated to X") or a retreat order."""
-
-    line: int
-    to: str
-    number: int | None
-    territory: str | None
-    survivors: Units = NO_UNITS
-
-
-@dataclass(frozen=True)
 class RetreatBattle:
     """A battle a retreat belongs to: where it was, and its combat moves if known."""
 
@@ -81,14 +70,14 @@ class RetreatBattle:
     site: Site | None = None
 
 
-def _declared(turn: Turn) -> Iterator[WrittenRetreat]:
+def _declared(turn: Turn) -> Iterator[tuple[Retreat, Units]]:
+    """Every retreat location written, with the survivors written beside it (a result's)."""
     for result in turn.results:
         if result.retreat_to is not None:
-            yield WrittenRetreat(
-                result.line, result.retreat_to, result.number, result.territory, result.survivors
-            )
+            written = Retreat(result.line, result.retreat_to, result.number, result.territory)
+            yield written, result.survivors
     for order in turn.retreats:
-        yield WrittenRetreat(order.line, order.to, order.number, order.territory)
+        yield order, NO_UNITS
 
 
 class RetreatCheck:
@@ -223,8 +212,9 @@ class RetreatCheck:
 
     # --- the findings ---------------------------------------------------------------------
 
-    def retreat(self, declared: WrittenRetreat) -> Diagnostic | None:
-        """The finding about one written retreat location, if it is illegal."""
+    def retreat(self, declared: Retreat, survivors: Units = NO_UNITS) -> Diagnostic | None:
+        """The finding about one written retreat location, if it is illegal (``survivors``:
+        those the result writes, if any)."""
         fought = self.battle(declared.number, declared.territory)
         to = declared.to
         if fought is None or to not in self.board.territories:
@@ -242,7 +232,7 @@ class RetreatCheck:
                 Code.RETREAT_ILLEGAL,
                 also=(Rule.AMPHIBIOUS,),
             )
-        if declared.survivors and not declared.survivors.without(UnitType.FTR, UnitType.BMB):
+        if survivors and not survivors.without(UnitType.FTR, UnitType.BMB):
             return None
         if site is not None and not self._ground_or_naval(site):
             return None
@@ -279,16 +269,22 @@ class RetreatCheck:
             Code.RETREAT_ILLEGAL,
         )
 
+    def _fighting(self, site: Site) -> Units:
+        """Every unit that fights at ``site`` (cargo at sea is the lifts')."""
+        assert self.plan is not None
+        fighting = NO_UNITS
+        for sortie in self.plan.sorties:
+            if sortie.site.number == site.number:
+                fighting = fighting + sortie.fighting
+        return fighting
+
     def _ground_or_naval(self, site: Site) -> bool:
         """Whether anything but aircraft attacks at ``site`` (planes alone land in the
         non-combat move: no retreat location to judge)."""
         assert self.plan is not None
-        return any(
-            lift.site.number == site.number for lift in self.plan.lifts if site.is_sea
-        ) or any(
-            s.site.number == site.number and s.fighting.without(UnitType.FTR, UnitType.BMB)
-            for s in self.plan.sorties
-        )
+        if site.is_sea and any(lift.site.number == site.number for lift in self.plan.lifts):
+            return True
+        return bool(self._fighting(site).without(UnitType.FTR, UnitType.BMB))
 
     def _unfriendly(self, to: str, is_sea: bool) -> str:
         if is_sea:
@@ -298,17 +294,16 @@ class RetreatCheck:
         whose = "a neutral" if owner is None else f"held by {POWER_NAMES[owner]}"
         return f"{to} is {whose} and was not taken this turn: it is not friendly"
 
-    def withdrawal(
-        self, line: int, to: str, number: int | None, territory: str | None
-    ) -> Diagnostic | None:
+    def withdrawal(self, order: SubWithdrawal) -> Diagnostic | None:
         """The finding about one defending sub's withdrawal zone, if it is illegal."""
-        fought = self.battle(number, territory)
+        line, to = order.line, order.to
+        fought = self.battle(order.number, order.territory)
         if fought is None or not fought.is_sea or to not in self.board.territories:
             return None
         space, power = fought.space, self.power
         if not self.position.enemy_units(space, power).count(UnitType.SUB):
             return None  # no defending sub there: not the defender's withdrawal
-        if fought.site is not None and self._attacking_subs(fought.site):
+        if fought.site is not None and self._fighting(fought.site).count(UnitType.SUB):
             return None  # the attacker's subs fought too: whose withdrawal is not clear
         defender = next(
             p for p in self.position.units_at(space) if p.alliance is not power.alliance
@@ -333,13 +328,6 @@ class RetreatCheck:
             "withdraw to an adjacent sea zone with no enemy ships or planes in it)",
             WITHDRAWAL_SUGGESTION,
             Code.RETREAT_ILLEGAL,
-        )
-
-    def _attacking_subs(self, site: Site) -> bool:
-        assert self.plan is not None
-        return any(
-            s.site.number == site.number and s.fighting.count(UnitType.SUB)
-            for s in self.plan.sorties
         )
 
     def _attackers_in(self, zone: str) -> Units:
@@ -414,9 +402,6 @@ def check_retreats(
     if not declared and not turn.withdrawals:
         return []
     check = RetreatCheck(position, power, turn, precombat)
-    found = [f for d in declared if (f := check.retreat(d)) is not None]
-    for order in turn.withdrawals:
-        finding = check.withdrawal(order.line, order.to, order.number, order.territory)
-        if finding is not None:
-            found.append(finding)
+    found = [f for d, left in declared if (f := check.retreat(d, left)) is not None]
+    found.extend(f for order in turn.withdrawals if (f := check.withdrawal(order)) is not None)
     return found

@@ -41,30 +41,10 @@ def held(movement: Movement, territory: str) -> str:
 def sea_steps(
     movement: Movement, start: str, end: str, *, canals: bool, blocked: frozenset[str]
 ) -> int:
-    """Moves a ship needs from ``start`` to ``end`` (FAR beyond two), entering no zone of
-    ``blocked`` and, with ``canals``, using only the canals its side held at the start."""
-    if start == end:
-        return 0
-    adjacency = movement.board.adjacency
-    seen = {start}
-    frontier = [start]
-    for step in range(1, SHIP_MOVES + 1):
-        following = []
-        for here in frontier:
-            for there in adjacency[here]:
-                if (
-                    there in seen
-                    or there in blocked
-                    or not movement.is_sea(there)
-                    or (canals and movement.canal_closed(here, there))
-                ):
-                    continue
-                if there == end:
-                    return step
-                seen.add(there)
-                following.append(there)
-        frontier = following
-    return FAR
+    """Moves a ship needs from ``start`` to ``end`` in the non-combat move (FAR beyond two),
+    entering no zone of ``blocked`` and, with ``canals``, using only the canals its side held
+    at the start."""
+    return movement.sail(start, avoid=blocked, stops=False, canals=canals).get(end, FAR)
 
 
 def sails(movement: Movement, start: str, end: str, blocked: frozenset[str]) -> bool:

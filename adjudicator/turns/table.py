@@ -16,6 +16,7 @@ the cheapest goes first (INF, then AA, then ARM), as the default orders of loss 
 
 from __future__ import annotations
 
+from adjudicator.position.liberation import new_owner, restored
 from adjudicator.position.model import CARGO, Position
 from adjudicator.powers import TURN_ORDER, Alliance, Power
 from adjudicator.units import NO_UNITS, Technology, Units, UnitType
@@ -156,7 +157,7 @@ class Table:
         with it (IAAPA AA Guns: a liberated gun goes to the original owner, a captured one to
         the captor). Returns the power that held it (None: a neutral)."""
         loser = self.owners.get(territory)
-        new = self.new_owner(territory, power)
+        new = new_owner(self.start, self.owners, territory, power)
         self.owners[territory] = new
         self.captured.setdefault(territory, line)
         for enemy, units in self.enemies(territory, power).items():
@@ -164,40 +165,20 @@ class Table:
             self.set(territory, enemy, units.minus(fixed))
             self.put(territory, new, fixed)
         if new is not power and self.start.capital(new) == territory:
-            self.restore(new, power)
+            self.restore(new)
         return loser
 
-    def restore(self, ally: Power, liberator: Power) -> None:
+    def restore(self, ally: Power) -> None:
         """``ally``'s capital is liberated: its original territories its allies hold go back
-        to it, with the complexes there (IAAPA Placement of New Units: "if you liberate their
-        capital you will not be allowed to place any new units in that complex as it has now
-        reverted back to your Ally's control" [TA BattleTracker: a liberated capital's owner
-        gets back its original territories its allies hold]). Units other than complexes stay
-        their owners'; the ally's IPC count grows at once."""
-        name = ally.triplea_name
-        for territory, owner in list(self.owners.items()):
-            original = self.board.territories[territory].original_owner
-            if original != name or owner is ally or owner is None:
-                continue
-            if owner.alliance is not liberator.alliance:
-                continue
+        to it, with the complexes there (:func:`adjudicator.position.liberation.restored`).
+        Units other than complexes stay their owners'; the ally's IPC count grows at once."""
+        for territory in restored(self.start, self.owners, ally):
+            owner = self.owners[territory]
             self.owners[territory] = ally
             complexes = self.units_of(territory, owner).only(UnitType.IC)
             if complexes:
                 self.take(territory, owner, complexes)
                 self.put(territory, ally, complexes)
-
-    def new_owner(self, territory: str, power: Power) -> Power:
-        """Who holds ``territory`` when ``power`` takes it (see :meth:`capture`)."""
-        original = self.board.territories[territory].original_owner
-        if original is None:
-            return power
-        owner = Power.from_triplea(original)
-        if owner is power or owner.alliance is not power.alliance:
-            return power
-        if self.holds_capital(owner) or self.start.capital(owner) == territory:
-            return owner
-        return power
 
     def position(self, *, round: int, to_move: Power, checked: bool) -> Position:
         """The table frozen into a position."""

@@ -188,6 +188,30 @@ class TestTransportsThatUnloaded(Case):
         post = "Non-combat moves:\nE Can 2 INF on E Can SZ 1 TRN to UK\n"
         assert self.check(self.BOARD, NO_COMBAT, post, UK) == []
 
+    def test_boarding_in_a_zone_the_territory_does_not_touch(self) -> None:
+        """Facts sheet section 3: "Loading or unloading is the land unit's whole move": the
+        cargo boards from its own territory, so the transports' zone must touch it."""
+        post = "Non-combat moves:\nE Can 2 INF on North SZ 1 TRN to UK\n"
+        got = self.check(self.BOARD, NO_COMBAT, post, UK)
+        assert found(got) == [(2, Code.TRANSPORT_MOVE)]
+        assert "cannot board" in got[0].message
+
+    def test_unloading_into_land_no_sea_zone_touches(self) -> None:
+        """ "Transports may unload into one or two friendly land territories during
+        non-combat provided both are adjacent to the sea zone containing the transport":
+        Sinkiang touches no sea zone."""
+        post = "Non-combat moves:\nE Can 2 INF on E Can SZ 1 TRN to Sinkiang\n"
+        got = self.check(self.BOARD, NO_COMBAT, post, UK)
+        assert [code for _, code in found(got)] == [Code.TRANSPORT_MOVE]
+        assert "touches no sea zone" in got[0].message
+
+    def test_unloading_beside_a_zone_out_of_reach(self) -> None:
+        """The same rule: the transports must reach a zone adjacent to the land, 2 sea
+        zones at most; from East Canada no zone touching Egypt is that near."""
+        post = "Non-combat moves:\nE Can 2 INF on E Can SZ 1 TRN to Egypt\n"
+        got = self.check(self.BOARD, NO_COMBAT, post, UK)
+        assert Code.MOVE_TOO_FAR in [code for _, code in found(got)]
+
 
 class TestLoadedTransportsThatRetreated(Case):
     """Amphibious Assaults: "Any loaded transports that retreat from the sea zone battle may
@@ -290,6 +314,15 @@ class TestShipsInNonCombat(Case):
         assert got[0].rule is Rule.CANALS
         assert self.check(self.BOARD, NO_COMBAT, post, UK) == []
 
+    def test_every_way_passes_a_zone_the_enemy_holds(self) -> None:
+        """East US Sea Zone is two zones from the North Sea, only through East Canada's."""
+        board = {**self.BOARD, "East Canada Sea Zone": {G: {U.SUB: 1}}}
+        post = "Non-combat moves:\nNorth SZ 1 BB to E US SZ\n"
+        got = self.check(board, NO_COMBAT, post, UK)
+        assert found(got) == [(2, Code.MOVE_THROUGH_ENEMY)]
+        assert "every way passes" in got[0].message
+        assert self.check(self.BOARD, NO_COMBAT, post, UK) == []
+
     def test_three_sea_zones(self) -> None:
         post = "Non-combat moves:\nNorth SZ 1 BB to North Atlantic SZ\n"
         assert self.check(self.BOARD, NO_COMBAT, post, UK) == []
@@ -334,6 +367,23 @@ class TestFighterRange(Case):
         assert self.check(board, NO_COMBAT, post, UK) == []
 
 
+class TestBomberRange(Case):
+    """Facts sheet section 0: "BMB 15/6/4/1" (cost, move, attack, defense): a bomber moves
+    6, over the combat and non-combat moves together, as a fighter moves 4."""
+
+    BOARD: ClassVar[Board] = {"United Kingdom": {UK: {U.BMB: 1}}}
+
+    def test_past_its_range(self) -> None:
+        post = "Non-combat moves:\nUK 1 BMB to Madagascar\n"
+        got = self.check(self.BOARD, NO_COMBAT, post, UK)
+        assert found(got) == [(2, Code.MOVE_TOO_FAR)]
+        assert got[0].rule is Rule.NON_COMBAT and "bomber's range" in got[0].message
+
+    def test_within_its_range(self) -> None:
+        post = "Non-combat moves:\nUK 1 BMB to Russia\n"
+        assert self.check(self.BOARD, NO_COMBAT, post, UK) == []
+
+
 class TestNeutrals(Case):
     """Planes "may not fly over neutrals in non-combat" (facts sheet 8) unless taken this
     turn: Brazil to New Zealand is 4 over Argentina-Chile, 5 around it. Land units never
@@ -354,6 +404,14 @@ class TestNeutrals(Case):
             "Results:\n#1 Argentina: walked in\n\nNon-combat moves:\nBrazil 1 FTR to New Zealand\n"
         )
         assert self.check(self.BOARD, pre, post, US) == []
+
+    def test_a_fighter_landing_in_a_neutral(self) -> None:
+        """Aircraft land "in a territory that was friendly at the start of your turn" (facts
+        sheet 4): a neutral never was."""
+        post = "Non-combat moves:\nBrazil 1 FTR to Argentina\n"
+        got = self.check(self.BOARD, NO_COMBAT, post, US)
+        assert found(got) == [(2, Code.LANDING_ILLEGAL)]
+        assert "a neutral" in got[0].message
 
     def test_infantry_into_a_neutral(self) -> None:
         post = "Non-combat moves:\nBrazil 1 INF to Argentina\n"

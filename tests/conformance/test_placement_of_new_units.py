@@ -107,9 +107,58 @@ class TestProduction:
         found = check(self.INDIA, "Placement:\nIndia 2 INF\nIndia SZ 1 TRN\n", to_move=UK)
         assert placed(found) == []
 
+    def test_land_units_past_the_value(self) -> None:
+        found = check(self.INDIA, "Placement:\nIndia 4 INF\n", to_move=UK)
+        assert placed(found) == [(2, "production-limit")]
+
     def test_an_original_complex_has_no_limit(self) -> None:
         found = check(self.INDIA, "Placement:\nUK 12 INF\n", to_move=UK)
         assert placed(found) == []
+
+
+class TestOneComplexAndOneGunATerritory:
+    """Facts sheet section 8, Placement: "One IC per territory, at most one AA gun per
+    territory, no fighters onto carriers" [XML maxFactoriesPerTerritory=1, Multiple AA=false];
+    "Land and air units go at ICs you owned since the start of your turn." A new complex goes
+    on land the mover held at the start of its turn."""
+
+    def test_a_second_complex(self) -> None:
+        found = check(HOME, "Placement:\nUK 1 IC\n", to_move=UK)
+        assert placed(found) == [(2, "placement-illegal")]
+        assert "one industrial complex" in next(f.message for f in found if f.line == 2)
+
+    def test_a_new_complex_on_land_held_since_the_start(self) -> None:
+        found = check(HOME, "Placement:\nEire 1 IC\n", owners={"Eire": UK}, to_move=UK)
+        assert placed(found) == []
+
+    def test_a_new_complex_on_land_taken_this_turn(self) -> None:
+        email = "Results:\n#1 Finland: won, 2 INF left\n\nPlacement:\nFinland 1 IC\n"
+        units = {**HOME, "Finland Norway": {G: {U.INF: 1}}}
+        found = check(units, email, owners={"Finland Norway": G}, to_move=UK)
+        assert placed(found) == [(5, "placement-illegal")]
+        assert "held since the start" in next(f.message for f in found if f.line == 5)
+
+    def test_two_aa_guns_in_one_territory(self) -> None:
+        found = check(HOME, "Placement:\nUK 2 AA\n", to_move=UK)
+        assert placed(found) == [(2, "placement-illegal")]
+        assert "one AA gun" in next(f.message for f in found if f.line == 2)
+
+
+class TestEachUnitInItsElement:
+    """Facts sheet section 8, Placement: "Land and air units go at ICs you owned since the
+    start of your turn. Ships go in any adjacent sea zone ... that is not enemy-occupied"
+    (IAAPA Placement of New Units: "Shipping may be placed in any water area on the board that
+    is adjacent to a land territory possessing an IC")."""
+
+    def test_ships_on_land(self) -> None:
+        found = check(HOME, "Placement:\nUK 1 TRN\n", to_move=UK)
+        assert placed(found) == [(2, "placement-illegal")]
+        assert "sea zone beside a complex" in next(f.message for f in found if f.line == 2)
+
+    def test_infantry_at_sea(self) -> None:
+        found = check(HOME, "Placement:\nUK SZ 1 INF\n", to_move=UK)
+        assert placed(found) == [(2, "placement-illegal")]
+        assert "placed on land" in next(f.message for f in found if f.line == 2)
 
 
 class TestNoPurchaseWithoutTheCapital:
@@ -186,3 +235,21 @@ class TestALiberatedCapitalTakesBackItsLand:
         reported = check_turn(read(post), start, precombat=read(self.PRE))
         assert reported.position.owner("Karelia S.S.R.") is UK
         assert placed(reported.findings) == []
+
+
+class TestPlanesAloneNeverCapture:
+    """Facts sheet section 8: "Only surviving land units capture a territory. Planes alone
+    never do." The report says so, and its position agrees with the one played out."""
+
+    UNITS: ClassVar[Board] = {"United Kingdom": {UK: {U.FTR: 2}}, "West Europe": {G: {U.INF: 1}}}
+    PRE = "Combat moves:\nAttack #1 - W Europe (1 INF)\nUK 2 FTR\n"
+
+    def test_fighters_alone_take_nothing(self) -> None:
+        post = "Results:\n#1 W Europe: won, 2 FTR left\n"
+        start = arranged(self.UNITS, to_move=UK)
+        reported = check_turn(read(post), start, precombat=read(self.PRE))
+        played = advance(start, read(self.PRE), read(post), {1: won(FTR=2)})
+        for after in (reported.position, played.position):
+            assert after.owner("West Europe") is G
+        (finding,) = [f for f in reported.findings if f.code == Code.AIR_ONLY]
+        assert finding.line == 2 and "planes never capture" in finding.message

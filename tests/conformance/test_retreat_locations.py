@@ -175,6 +175,15 @@ class TestNavalUnits:
         assert lines(found) == [(4, Code.RETREAT_ILLEGAL)]
         assert "no attacking unit came from or through North Sea Zone" in found[0].message
 
+    def test_a_zone_the_enemy_still_holds(self) -> None:
+        """ "Any adjacent friendly land territory or sea zone": a zone holding enemy units no
+        battle of the turn cleared is not friendly, though the battleship passed it."""
+        board = {**ATLANTIC, "North Atlantic Sea Zone": {G: {U.SUB: 1}}}
+        email = self.EMAIL.replace("East US SZ", "North Sea").format(to="North Atlantic")
+        found = retreats(board, email, to_move=UK)
+        assert lines(found) == [(4, Code.RETREAT_ILLEGAL)]
+        assert "holds enemy units" in found[0].message
+
     def test_ships_do_not_retreat_ashore(self) -> None:
         found = retreats(ATLANTIC, self.EMAIL.format(to="Spain"), to_move=UK)
         assert lines(found) == [(4, Code.RETREAT_ILLEGAL)]
@@ -245,6 +254,12 @@ class TestSubWithdrawal:
 
     def test_an_adjacent_empty_zone(self) -> None:
         assert self.withdraw("West Africa SZ") == []
+
+    def test_ashore(self) -> None:
+        """ "to any adjacent sea zone": Spain is land."""
+        found = self.withdraw("Spain")
+        assert lines(found) == [(1, Code.RETREAT_ILLEGAL)]
+        assert "subs withdraw only to a sea zone" in found[0].message
 
     def test_a_zone_holding_the_attackers_ally(self) -> None:
         found = self.withdraw("West Med")
