@@ -55,6 +55,23 @@ TIME_LIMIT = "Error Correction VII, Time Limit for Error Corrections"
 
 
 @dataclass(frozen=True)
+class Permission:
+    """Whether the rules allow what a player asks (a forfeit request, a finish posted), and
+    why: a refusal's reason says what was wrong and from when it is allowed."""
+
+    allowed: bool
+    reason: str
+
+    @classmethod
+    def granted(cls, reason: str) -> Permission:
+        return cls(True, reason)
+
+    @classmethod
+    def refused(cls, reason: str) -> Permission:
+        return cls(False, reason)
+
+
+@dataclass(frozen=True)
 class Ruling:
     """One ruling on one error of a game (or on one round's dice, when several cases of
     Error Correction III apply to them together).
@@ -99,8 +116,3 @@ class Ruling:
 def join_rules(rules: list[str]) -> str:
     """Several cases cited by one ruling, each once, in the order met."""
     return "; ".join(dict.fromkeys(rules))
-
-
-def seqs_of(dice: tuple[Die, ...] | list[Die]) -> list[int]:
-    """The entries dice belong to, each once, in seq order."""
-    return sorted({seq for seq, _ in dice})

@@ -23,6 +23,16 @@ STATUSES = {
     "annulment-agreement": "a player agrees to annul the game",
 }
 
+TEXTS = (
+    ("rule", "Rule"),
+    ("decision", "Decision"),
+    ("reason", "Reason"),
+    ("correction", "Correction"),
+    ("conditions", "Conditions"),
+    ("deadline", "Deadline"),
+)
+"""The ruling's text fields, in the order an entry page shows them, each with its label."""
+
 
 def headline(data: Data) -> str:
     status = str(data["status"])
@@ -34,18 +44,7 @@ def describe(data: Data) -> list[str]:
     lines = [f"Status: {STATUSES.get(str(data['status']), data['status'])}"]
     if "refers_to" in data:
         lines.append(f"Refers to entry #{data['refers_to']}")
-    if data.get("rule"):
-        lines.append(f"Rule: {data['rule']}")
-    if data.get("decision"):
-        lines.append(f"Decision: {data['decision']}")
-    if data.get("reason"):
-        lines.append(f"Reason: {data['reason']}")
-    if data.get("correction"):
-        lines.append(f"Correction: {data['correction']}")
-    if data.get("conditions"):
-        lines.append(f"Conditions: {data['conditions']}")
-    if data.get("deadline"):
-        lines.append(f"Deadline: {data['deadline']}")
+    lines += [f"{label}: {data[name]}" for name, label in TEXTS if data.get(name)]
     dice = data.get("dice") or {}
     for which in ("kept", "dropped"):
         if dice.get(which):

@@ -1,27 +1,24 @@
 """How a game ends by its players: the finish posted (IAAPA Game Completion) and an
 annulment agreed (IAAPA Forfeits and Annulments, Annulments).
 
-"Game finishes are to be entered by the victor. If, after 7 days have elapsed since the game
-officially ended and the game finish has not been posted, the loser may enter the game
-finish." The game officially ended with its last entry (the last turn played); the victor
-may post at once, the loser 7 days after it. Posting ends the game ``finished`` with that
-winner and reveals the seed.
-
-"By mutual agreement a game may be annulled." Each player's agreement is a signed
-``ruling`` entry (status ``annulment-agreement``); the second player's ends the game
-``annulled`` (no winner, not rated).
+Who may post the finish and when, and when an annulment is mutual, are the rules engine's
+(:mod:`adjudicator.rulings.completion`); this module gives it the facts (the poster's side,
+the time of the game's last entry, the clock; the agreements recorded) and records the
+outcome. Posting ends the game ``finished`` with that winner and reveals the seed. Each
+player's agreement to annul is a signed ``ruling`` entry (status ``annulment-agreement``);
+the one that makes it mutual ends the game ``annulled`` (no winner, not rated).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudicator.rulings.completion import annulment_agreed, finish_posting
 from dice_server.db import reading
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden, NotFound
@@ -30,11 +27,10 @@ from dice_server.models import Game, LedgerEntry
 from dice_server.requests import check_fields, field_error, text
 from dice_server.services import ServiceContext
 from dice_server.services.entries import Actor, Who, record, resolve
-from dice_server.services.forfeits import entry_time
+from dice_server.services.forfeits import entry_time, players
 from dice_server.services.games import SIDES, end_game
+from dice_server.services.proposals import ruling_bodies
 
-LOSER_WAITS = timedelta(days=7)
-"""How long after the game's end the loser waits before he may post the finish."""
 MAX_REASON = 2000
 
 
@@ -100,15 +96,10 @@ def finish(ctx: ServiceContext, who: Who, number: int, payload: Any) -> SignedEn
         side = _side_of(game, actor.id)
         if game.status != "active":
             raise Conflict(f"game {number} is already {game.status}")
-        if side != winner:
-            ended = entry_time(_last_entry(session, number)["at"])
-            allowed = ended + LOSER_WAITS
-            if ctx.clock() < allowed:
-                raise Conflict(
-                    "game finishes are to be entered by the victor; the loser may enter it "
-                    f"7 days after the game ended, from {allowed:%Y-%m-%d %H:%M} UTC "
-                    "(IAAPA Game Completion)"
-                )
+        ended = entry_time(_last_entry(session, number)["at"])
+        permission = finish_posting(side, winner, ended, ctx.clock())
+        if not permission.allowed:
+            raise Conflict(permission.reason)
     reason = f"finish posted by {actor.email} ({side})" + (f": {summary}" if summary else "")
     return end_game(ctx, number, status="finished", winner=winner, reason=reason)
 
@@ -118,25 +109,25 @@ def agree_to_annul(ctx: ServiceContext, who: Who, number: int, payload: Any) -> 
     agreement annuls it. Returns the agreement's entry."""
     fields = check_fields(payload, {"reason"}, {"reason"})
     reason = text(fields, "reason", MAX_REASON)
-    agreed: list[int] = []
+    agreed: list[int] = []  # the earlier agreements' seqs, when this one makes it mutual
 
     def check(session: Session, actor: Actor) -> None:
         game = session.get_one(Game, number)
         _side_of(game, actor.id)
         if game.status != "active":
             raise Conflict(f"game {number} is {game.status}: there is nothing to annul")
-        emails = {actor.email.casefold()}
-        for body in session.execute(
-            select(LedgerEntry.body).where(
-                LedgerEntry.game_number == number, LedgerEntry.kind == "ruling"
-            )
-        ).scalars():
-            entry = json.loads(body)
-            if entry["data"]["status"] != "annulment-agreement":
-                continue
-            if str(entry["data"]["by"]).casefold() in emails:
-                raise Conflict(f"you agreed to annul game {number} in entry #{entry['seq']}")
-            agreed.append(int(entry["seq"]))
+        earlier = [
+            ruling
+            for ruling in ruling_bodies(session, number)
+            if ruling["data"]["status"] == "annulment-agreement"
+        ]
+        for ruling in earlier:
+            if str(ruling["data"]["by"]).casefold() == actor.email.casefold():
+                raise Conflict(f"you agreed to annul game {number} in entry #{ruling['seq']}")
+        by = [str(ruling["data"]["by"]) for ruling in earlier] + [actor.email]
+        agreed.clear()
+        if annulment_agreed(by, list(players(session, game).values())):
+            agreed.extend(int(ruling["seq"]) for ruling in earlier)
 
     def build(_seq: int, _seed: SealedSeed | None, actor: Actor) -> dict[str, Any]:
         data: dict[str, Any] = {

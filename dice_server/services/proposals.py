@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudicator.rulings import rule_ledger
 from dice_server.db import reading, writing
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden
@@ -46,6 +48,22 @@ def ruling_bodies(session: Session, number: int) -> list[dict[str, Any]]:
     return [json.loads(body) for body in rows]
 
 
+def to_players_and_ministers(session: Session, game: Game) -> Envelope:
+    """A ruling's mail: to the players, Cc the mentor and the ministers."""
+    envelope = recipients(game)
+    return Envelope.each_once(envelope.to, (*envelope.cc, *ministers(session)))
+
+
+def referred(rulings: list[dict[str, Any]], statuses: Collection[str] | None = None) -> set[int]:
+    """The seqs the rulings refer to (``refers_to``): of those with one of ``statuses`` only,
+    when given. A proposal or request so referred to is settled, overridden or decided."""
+    return {
+        r["data"]["refers_to"]
+        for r in rulings
+        if "refers_to" in r["data"] and (statuses is None or r["data"]["status"] in statuses)
+    }
+
+
 def _words(text: str) -> str:
     return " ".join(text.split()).casefold()
 
@@ -67,11 +85,15 @@ def propose(ctx: ServiceContext, number: int, ruling: dict[str, Any]) -> SignedE
             data = earlier["data"]
             if data.get("status") == "proposed" and _same_error(data, ruling):
                 return None
-        envelope = recipients(game)
-        envelope = Envelope.each_once(envelope.to, (*envelope.cc, *ministers(session)))
         data = {"status": "proposed", **entry_values(ruling)}
         return publish(
-            session, ctx, ctx.clock(), Chain.game(number), "ruling", lambda _seq: data, envelope
+            session,
+            ctx,
+            ctx.clock(),
+            Chain.game(number),
+            "ruling",
+            lambda _seq: data,
+            to_players_and_ministers(session, game),
         )
 
 
@@ -90,7 +112,7 @@ def open_proposals(ctx: ServiceContext, number: int) -> list[Open]:
     """The game's proposed rulings not yet settled, with the corrections agreed so far."""
     with reading(ctx.sessions) as session:
         rulings = ruling_bodies(session, number)
-    settled = {r["data"].get("refers_to") for r in rulings if r["data"]["status"] in SETTLED}
+    settled = referred(rulings, SETTLED)
     found = []
     for ruling in rulings:
         data = ruling["data"]
@@ -139,9 +161,7 @@ def ruling_rolls(ctx: ServiceContext, number: int) -> list[RulingRoll]:
     request of a proposed ruling (confirmed, amended or agreed, or still open)."""
     with reading(ctx.sessions) as session:
         rulings = ruling_bodies(session, number)
-    overridden = {
-        r["data"].get("refers_to") for r in rulings if r["data"]["status"] == "overridden"
-    }
+    overridden = referred(rulings, {"overridden"})
     offered = []
     for ruling in rulings:
         data = ruling["data"]
@@ -165,8 +185,6 @@ def propose_for(ctx: ServiceContext, number: int) -> list[SignedEntry]:
     and propose every ruling it finds that was not proposed before. Called after an entry
     that may hold an error (a roll or turn with findings, an error recognition); an engine
     failure is logged and proposes nothing (the entry stands recorded)."""
-    from adjudicator.rulings import rule_ledger
-
     with reading(ctx.sessions) as session:
         bodies = [
             json.loads(body)
@@ -195,6 +213,39 @@ def worth_a_look(kind: str, data: dict[str, Any]) -> bool:
     return bool(data.get("findings"))
 
 
+def _check_minister(verdict: str, decision: dict[str, Any], actor: Actor) -> None:
+    if not actor.is_minister:
+        raise Forbidden("only the Minister of Law confirms, amends or overrides a ruling")
+    if "reason" not in decision:
+        raise field_error("reason", "give the reason for the decision")
+    if verdict == "amend" and "decision" not in decision:
+        raise field_error("decision", "an amendment states the ruling as amended")
+
+
+def _agreement_settles(
+    rulings: list[dict[str, Any]], game: Game, decision: dict[str, Any], actor: Actor
+) -> bool:
+    """Whether a player's agreement to the decision's correction settles the proposal: the
+    other player agreed the same words before (Error Correction I, "mutual agreement between
+    the players"). Refuses a non-player, and a player agreeing the same words twice."""
+    if actor.id not in (game.axis_id, game.allies_id):
+        raise Forbidden("only the game's players agree a correction of their own")
+    if "correction" not in decision:
+        raise field_error("correction", "say the correction you agree to")
+    proposal, correction = decision["refers_to"], decision["correction"]
+    same = [
+        ruling
+        for ruling in rulings
+        if ruling["data"].get("refers_to") == proposal
+        and ruling["data"]["status"] == "agreement"
+        and _words(str(ruling["data"].get("correction", ""))) == _words(correction)
+    ]
+    for ruling in same:
+        if str(ruling["data"]["by"]).casefold() == actor.email.casefold():
+            raise Conflict(f"you agreed to this correction in entry #{ruling['seq']}")
+    return bool(same)
+
+
 def decide_proposal(
     ctx: ServiceContext, who: Who, number: int, decision: dict[str, Any]
 ) -> SignedEntry:
@@ -203,37 +254,19 @@ def decide_proposal(
     settles: list[bool] = []
 
     def check(session: Session, actor: Actor) -> None:
-        game = session.get_one(Game, number)
         settles.clear()
-        for ruling in ruling_bodies(session, number):
+        rulings = ruling_bodies(session, number)
+        for ruling in rulings:
             data = ruling["data"]
             if data.get("refers_to") == proposal and data["status"] in SETTLED:
                 raise Conflict(f"the proposed ruling #{proposal} was settled by #{ruling['seq']}")
         if verdict in MINISTER_VERDICTS:
-            if not actor.is_minister:
-                raise Forbidden("only the Minister of Law confirms, amends or overrides a ruling")
-            if "reason" not in decision:
-                raise field_error("reason", "give the reason for the decision")
-            if verdict == "amend" and "decision" not in decision:
-                raise field_error("decision", "an amendment states the ruling as amended")
+            _check_minister(verdict, decision, actor)
             return
         if verdict != "agree":
             raise field_error("verdict", "confirm, amend or override (a minister), or agree")
-        if actor.id not in (game.axis_id, game.allies_id):
-            raise Forbidden("only the game's players agree a correction of their own")
-        if "correction" not in decision:
-            raise field_error("correction", "say the correction you agree to")
-        mine = _words(decision["correction"])
-        for ruling in ruling_bodies(session, number):
-            data = ruling["data"]
-            if data.get("refers_to") != proposal or data["status"] != "agreement":
-                continue
-            same = _words(str(data.get("correction", ""))) == mine
-            if str(data["by"]).casefold() == actor.email.casefold():
-                if same:
-                    raise Conflict(f"you agreed to this correction in entry #{ruling['seq']}")
-            elif same:
-                settles.append(True)
+        if _agreement_settles(rulings, session.get_one(Game, number), decision, actor):
+            settles.append(True)
 
     def build(_seq: int, _seed: SealedSeed | None, actor: Actor) -> dict[str, Any]:
         data: dict[str, Any] = {"refers_to": proposal, "by": actor.email}

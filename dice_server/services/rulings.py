@@ -15,18 +15,24 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudicator.rulings.forfeits import deadline_missed
 from dice_server.db import reading, writing
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden, NotFound
 from dice_server.ledger import Chain, SignedEntry, format_time
-from dice_server.models import Game, LedgerEntry, Member
+from dice_server.models import Game, LedgerEntry
 from dice_server.requests import check_fields, field_error, positive_int, text
 from dice_server.services import ServiceContext
 from dice_server.services.entries import Actor, Who, record
-from dice_server.services.forfeits import MOVES, entry_time, owing, requester_side
-from dice_server.services.games import end_game, recipients
-from dice_server.services.outbox import Envelope, ministers, publish
-from dice_server.services.proposals import decide_proposal, ruling_bodies
+from dice_server.services.forfeits import due, entry_time, players, requester_side, written
+from dice_server.services.games import end_game
+from dice_server.services.outbox import publish
+from dice_server.services.proposals import (
+    decide_proposal,
+    referred,
+    ruling_bodies,
+    to_players_and_ministers,
+)
 
 VERDICTS = {"forfeit-request": ("approve", "deny")}
 """What may be decided of each kind of request (by the note topic it was filed under)."""
@@ -118,9 +124,8 @@ def _decide_forfeit(
             raise Conflict(f"game {number} is {game.status}: there is nothing to forfeit")
         if decision["verdict"] == "deny" and "deadline_days" not in decision:
             raise field_error("deadline_days", "a denial sets the days allowed to move again")
-        emails = {m.id: m.email for m in session.execute(select(Member)).scalars()}
-        facts["winner"] = requester_side(game, request["data"]["by"], emails)
-        facts["absent"] = owing(session, game).email
+        facts["winner"] = requester_side(players(session, game), request["data"]["by"])
+        facts["absent"] = due(session, game).email
 
     def build(_seq: int, _seed: SealedSeed | None, actor: Actor) -> dict[str, Any]:
         approved = decision["verdict"] == "approve"
@@ -172,8 +177,7 @@ def missed_deadlines(ctx: ServiceContext) -> list[SignedEntry]:
     reported = []
     for number, ruling in due:
         with writing(ctx.sessions) as session:
-            decided = {r["data"].get("refers_to") for r in ruling_bodies(session, number)}
-            if ruling["seq"] not in decided:
+            if ruling["seq"] not in referred(ruling_bodies(session, number)):
                 reported.append(_report_missed(session, ctx, now, number, ruling))
     return reported
 
@@ -190,34 +194,25 @@ def _report_missed(
             "Minister of Law may declare the game a forfeit"
         ),
     }
-    envelope = recipients(session.get_one(Game, number))
-    envelope = Envelope.each_once(envelope.to, (*envelope.cc, *ministers(session)))
+    envelope = to_players_and_ministers(session, session.get_one(Game, number))
     return publish(session, ctx, now, Chain.game(number), "ruling", lambda _seq: data, envelope)
 
 
 def _unmet(session: Session, number: int, now: datetime) -> list[dict[str, Any]]:
     """The denied forfeits of a game whose deadline passed without a turn from the player."""
     rulings = ruling_bodies(session, number)
-    reported = {
-        r["data"].get("refers_to") for r in rulings if r["data"]["status"] == "deadline-missed"
-    }
+    reported = referred(rulings, {"deadline-missed"})
     unmet = []
     for ruling in rulings:
         data = ruling["data"]
         if data["status"] != "forfeit-denied" or ruling["seq"] in reported:
-            continue
-        if entry_time(data["deadline"]) > now:
             continue
         later = session.execute(
             select(LedgerEntry.body).where(
                 LedgerEntry.game_number == number, LedgerEntry.seq > ruling["seq"]
             )
         ).scalars()
-        moved = any(
-            entry["kind"] in MOVES
-            and str(entry["data"].get("by", "")).casefold() == data["absent"].casefold()
-            for entry in map(json.loads, later)
-        )
-        if not moved:
+        since = [written(json.loads(body)) for body in later]
+        if deadline_missed(entry_time(data["deadline"]), data["absent"], since, now):
             unmet.append(ruling)
     return unmet

@@ -14,6 +14,7 @@ from dice_server.errors import ServiceError
 from dice_server.ledger import SignedEntry
 from dice_server.services.completion import agree_to_annul, finish, offer
 from dice_server.services.game_addresses import my_address
+from dice_server.services.mail_log import game_mail
 from dice_server.services.paging import entry_number
 from dice_server.services.proposals import open_proposals
 from dice_server.services.rulings import decide
@@ -104,8 +105,6 @@ def board(number: int) -> Response:
 @login_required
 def mail(number: int) -> Page:
     """Every message received and sent for the game, and the player's own game address."""
-    from dice_server.services.mail_log import game_mail
-
     return render_template("game_mail.html", log=game_mail(service_context(), number, me()))
 
 

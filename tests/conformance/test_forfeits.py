@@ -4,7 +4,7 @@ the test controls."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +12,18 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from adjudicator.powers import Power
+from adjudicator.rulings.forfeits import (
+    Owing,
+    Written,
+    deadline_missed,
+    forfeit_request,
+    owing,
+)
 from dice_server.models import Game
 from dice_server.services import ServiceContext
 from dice_server.services.rulings import missed_deadlines
+from tests.conformance.league_api import entries, on_clock, post
 from tests.conftest import League, SteppingClock
 
 USSR_PRE = (
@@ -37,12 +46,93 @@ DENIED = (
 )
 
 
+START = datetime(2026, 11, 21, 12, tzinfo=UTC)
+PLAYERS = {"axis": "axis@example.org", "allies": "allies@example.org"}
+
+
+def at(days: float) -> datetime:
+    return START + timedelta(days=days)
+
+
+def made() -> Written:
+    """The game's first entry, written by the service."""
+    return Written("genesis", "", START)
+
+
+class TestForfeitsWithin5Days:
+    """If a player has not submitted his turn within 5 days and has not complied with the turn
+    submission guidelines then you may initiate a forfeit.
+
+    The rule itself (adjudicator.rulings.forfeits), on facts given as values: who owes the
+    move, since when, and whether his opponent may request the forfeit now."""
+
+    def test_the_rule_is_quoted(self, rules_text: str) -> None:
+        assert WITHIN_5_DAYS in rules_text and DENIED in rules_text and APPROVED in rules_text
+
+    def test_nobody_has_played_the_allies_owe_the_first_move(self) -> None:
+        due = owing([made()], PLAYERS, None)
+        assert due == Owing("allies", START)
+
+    def test_in_a_dice_only_game_whoever_did_not_roll_last_owes_the_move(self) -> None:
+        entries = [made(), Written("roll", "ALLIES@example.org", at(1))]
+        assert owing(entries, PLAYERS, None) == Owing("axis", at(1))
+        entries.append(Written("roll", "axis@example.org", at(2)))
+        assert owing(entries, PLAYERS, None) == Owing("allies", at(2))
+
+    def test_a_note_is_not_a_turn(self) -> None:
+        entries = [made(), Written("note", "allies@example.org", at(3))]
+        assert owing(entries, PLAYERS, None) == Owing("allies", START)
+
+    def test_with_turns_sent_the_power_to_move_decides(self) -> None:
+        entries = [
+            made(),
+            Written("submission", "allies@example.org", at(1)),
+            Written("roll", "allies@example.org", at(2)),
+        ]
+        assert owing(entries, PLAYERS, Power.GERMANY) == Owing("axis", at(2))
+        assert owing(entries, PLAYERS, Power.UK) == Owing("allies", at(2))
+
+    def test_the_request_is_possible_5_days_after_the_silence_began(self) -> None:
+        due = Owing("allies", START)
+        early = forfeit_request("axis", due, "allies@example.org", at(5) - timedelta(hours=1))
+        assert not early.allowed
+        assert "within 5 days" in early.reason and "from 2026-11-26 12:00 UTC" in early.reason
+        assert forfeit_request("axis", due, "allies@example.org", at(5)).allowed
+
+    def test_the_player_who_owes_the_move_may_not_request_it(self) -> None:
+        refused = forfeit_request("allies", Owing("allies", START), "allies@example.org", at(9))
+        assert not refused.allowed and "the next move is yours" in refused.reason
+
+
+class TestForfeitConditions:
+    """If the forfeit is not approved then the Minister of Law will instruct both parties to
+    continue the game and may impose special conditions as appropriate to ensure that the
+    game is played in a timely manner. If these conditions are not followed then the Minister
+    of Law may declare the game a forfeit.
+
+    A denial's deadline (adjudicator.rulings.forfeits.deadline_missed) is missed when it
+    passes without a turn from the player it bound."""
+
+    def test_a_deadline_not_yet_passed_is_not_missed(self) -> None:
+        assert not deadline_missed(at(3), "allies@example.org", [], at(2))
+
+    def test_a_deadline_passed_without_a_turn_is_missed(self) -> None:
+        note = Written("note", "allies@example.org", at(1))
+        assert deadline_missed(at(3), "allies@example.org", [note], at(3))
+
+    def test_a_turn_from_the_player_meets_it(self) -> None:
+        turn = Written("submission", "Allies@Example.org", at(1))
+        assert not deadline_missed(at(3), "allies@example.org", [turn], at(4))
+
+    def test_a_turn_from_his_opponent_does_not(self) -> None:
+        turn = Written("roll", "axis@example.org", at(1))
+        assert deadline_missed(at(3), "allies@example.org", [turn], at(4))
+
+
 @pytest.fixture
 def ctx(app: Flask, clock: SteppingClock) -> ServiceContext:
     """The app's services on the test's clock (the league fixture makes its game with it)."""
-    app.extensions["pbem"] = replace(app.extensions["pbem"], clock=clock)
-    timed: ServiceContext = app.extensions["pbem"]
-    return timed
+    return on_clock(app, clock)
 
 
 @pytest.fixture
@@ -50,21 +140,8 @@ def game(league: League) -> League:
     return league
 
 
-def post(client: FlaskClient, league: League, what: str, body: Any, who: str) -> Any:
-    return client.post(
-        f"/api/v1/games/{league.game}/{what}",
-        data=json.dumps(body),
-        headers={**league.auth(who), "Content-Type": "application/json"},
-    )
-
-
 def request_forfeit(client: FlaskClient, league: League, who: str = "axis") -> Any:
     return post(client, league, "notes", {"topic": "forfeit-request", "text": "gone"}, who)
-
-
-def entries(client: FlaskClient, league: League) -> list[dict[str, Any]]:
-    got = client.get(f"/api/v1/games/{league.game}/ledger", headers=league.auth("axis"))
-    return [json.loads(e["body"]) for e in got.get_json()["entries"]]
 
 
 def test_a_forfeit_may_be_requested_after_5_days_without_a_turn(

@@ -3,17 +3,18 @@ clock the test controls."""
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from adjudicator.rulings.completion import annulment_agreed, finish_posting
 from dice_server.models import Game
 from dice_server.services import ServiceContext
+from tests.conformance.league_api import entries, on_clock, post
 from tests.conftest import League, SteppingClock
 
 GAME_COMPLETION = (
@@ -24,19 +25,48 @@ GAME_COMPLETION = (
 ANNULMENTS = "By mutual agreement a game may be annulled."
 
 
+ENDED = datetime(2026, 11, 21, 12, tzinfo=UTC)
+
+
+class TestGameCompletion:
+    """Game finishes are to be entered by the victor. If, after 7 days have elapsed since the
+    game officially ended and the game finish has not been posted, the loser may enter the
+    game finish.
+
+    The rule itself (adjudicator.rulings.completion.finish_posting), on facts given as
+    values: the poster's side, the winner he names, when the game ended, the time now."""
+
+    def test_the_rule_is_quoted(self, rules_text: str) -> None:
+        assert GAME_COMPLETION in rules_text and ANNULMENTS in rules_text
+
+    def test_the_victor_posts_at_once(self) -> None:
+        assert finish_posting("axis", "axis", ENDED, ENDED).allowed
+
+    def test_the_loser_waits_7_days(self) -> None:
+        early = finish_posting("allies", "axis", ENDED, ENDED + timedelta(days=6, hours=23))
+        assert not early.allowed
+        assert "entered by the victor" in early.reason
+        assert "from 2026-11-28 12:00 UTC" in early.reason
+        assert finish_posting("allies", "axis", ENDED, ENDED + timedelta(days=7)).allowed
+
+
+class TestAnnulments:
+    """By mutual agreement a game may be annulled.
+
+    adjudicator.rulings.completion.annulment_agreed: one player's agreement is not mutual."""
+
+    PLAYERS = ("axis@example.org", "allies@example.org")
+
+    def test_one_agreement_is_not_mutual(self) -> None:
+        assert not annulment_agreed(["axis@example.org"], self.PLAYERS)
+
+    def test_both_players_agreeing_is(self) -> None:
+        assert annulment_agreed(["Allies@example.org", "axis@example.org"], self.PLAYERS)
+
+
 @pytest.fixture
 def ctx(app: Flask, clock: SteppingClock) -> ServiceContext:
-    app.extensions["pbem"] = replace(app.extensions["pbem"], clock=clock)
-    timed: ServiceContext = app.extensions["pbem"]
-    return timed
-
-
-def post(client: FlaskClient, league: League, what: str, body: Any, who: str) -> Any:
-    return client.post(
-        f"/api/v1/games/{league.game}/{what}",
-        data=json.dumps(body),
-        headers={**league.auth(who), "Content-Type": "application/json"},
-    )
+    return on_clock(app, clock)
 
 
 def status(league: League) -> tuple[str, str | None]:
@@ -46,8 +76,7 @@ def status(league: League) -> tuple[str, str | None]:
 
 
 def last_entry(client: FlaskClient, league: League) -> dict[str, Any]:
-    got = client.get(f"/api/v1/games/{league.game}/ledger", headers=league.auth("axis"))
-    return json.loads(got.get_json()["entries"][-1]["body"])
+    return entries(client, league)[-1]
 
 
 def test_the_victor_posts_the_finish(client: FlaskClient, league: League) -> None:

@@ -364,6 +364,7 @@ def test_magic_84_is_counted_after_the_us_turn(app: Any, ctx: Any) -> None:
     after the United States' turn. If after the United States' turn the total combined Axis
     IPC Count is 84 or higher the game is over." The count is recorded; the Minister or the
     players end the game."""
+    from dice_server.services.completion import Offer, offer
     from dice_server.services.games import create_game
     from dice_server.services.members import add_member
     from dice_server.services.turns import game_position, submit_turn
@@ -382,6 +383,8 @@ def test_magic_84_is_counted_after_the_us_turn(app: Any, ctx: Any) -> None:
     assert report["magic_84"] == magic
     turn = game_position(ctx, number, None)["turn"]
     assert turn == {"round": 5, "power": "USSR", "phase": "pre-combat"}
+    # The game page offers the finish with the Axis as the winner ("entered by the victor").
+    assert offer(ctx, number, allies.id) == Offer("allies", magic_84=True)
 
 
 def test_a_retried_submission_returns_exactly_the_first_answer(

@@ -1,0 +1,130 @@
+"""When a forfeit may be requested, and whether a deadline the Minister set was kept (IAAPA
+Forfeits and Annulments, Forfeits).
+
+"If a player has not submitted his turn within 5 days and has not complied with the turn
+submission guidelines then you may initiate a forfeit." The player who owes the game its
+next move has been silent since the later of his own last turn entry and the last one that
+made the move his; his opponent may request the forfeit 5 days after that.
+
+"If these conditions are not followed then the Minister of Law may declare the game a
+forfeit": a denial's deadline is missed when it passes without a turn entry from the player
+it bound.
+
+The facts come in as values (each entry's kind, writer and time, the time now): the service
+reads them from the ledger and the clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from adjudicator.powers import Alliance, Power
+from adjudicator.rulings.model import Permission
+
+WAIT = timedelta(days=5)
+"""How long a player may go without sending his turn before a forfeit may be requested."""
+MOVES = frozenset({"submission", "roll", "tech-roll", "bombing-roll", "rocket-roll"})
+"""The entries that are a player's turn (or part of it): a note explaining an absence is
+not a turn ("has not submitted his turn")."""
+_SIDE_OF_ALLIANCE = {Alliance.AXIS: "axis", Alliance.ALLIES: "allies"}
+_SIDES = ("axis", "allies")
+"""The sides as the ledger and the services name them (a game's ``winner``)."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """A ledger entry as the forfeit rule reads it: its kind, the address that wrote it
+    (``""`` when none did) and when."""
+
+    kind: str
+    by: str
+    at: datetime
+
+    @property
+    def is_turn(self) -> bool:
+        """Whether the entry is (part of) a turn: a note is not."""
+        return self.kind in MOVES
+
+
+@dataclass(frozen=True)
+class Owing:
+    """The side that owes the game its next move, and since when it has sent no turn."""
+
+    side: str
+    silent_since: datetime
+
+
+def _other(side: str) -> str:
+    return "allies" if side == "axis" else "axis"
+
+
+def owing(entries: Sequence[Written], players: Mapping[str, str], to_move: Power | None) -> Owing:
+    """Who owes the next move and since when he has sent none of his turn.
+
+    ``entries`` are the game's, in ledger order (the first made the game); ``players`` maps
+    each side to its player's address; ``to_move`` is the power whose turn the service last
+    played out (None when it has none). With turns sent through the service the power to
+    move decides who owes it; in a game played with the dice server alone, whoever did not
+    roll last (the Allies when nobody has: USSR moves first). He has been silent since the
+    later of his own last turn entry and his opponent's (the game's creation for a side
+    that has sent none)."""
+    by_address = {address.casefold(): side for side, address in players.items()}
+    created = entries[0].at
+    last: dict[str, datetime] = {}
+    for entry in entries:
+        side = by_address.get(entry.by.casefold())
+        if side is not None and entry.is_turn:
+            last[side] = entry.at
+    if to_move is not None and any(entry.kind == "submission" for entry in entries):
+        debtor = _SIDE_OF_ALLIANCE[to_move.alliance]
+    elif last:
+        debtor = _other(max(_SIDES, key=lambda side: last.get(side, created)))
+    else:
+        debtor = "allies"
+    return Owing(debtor, max(last.get(side, created) for side in _SIDES))
+
+
+def forfeit_request(requester: str, due: Owing, absent: str, now: datetime) -> Permission:
+    """Whether ``requester`` (a side) may request that his opponent forfeit at ``now``,
+    ``due`` being who owes the move and ``absent`` his address; a refusal says from when a
+    request becomes possible."""
+    if due.side == requester:
+        return Permission.refused(
+            "the next move is yours: a forfeit may be requested only of a player who has not "
+            "sent his turn (IAAPA Forfeits)"
+        )
+    possible = due.silent_since + WAIT
+    if now < possible:
+        return Permission.refused(
+            f"{absent} has been silent only since {due.silent_since:%Y-%m-%d %H:%M} UTC: a "
+            f"forfeit may be requested once he has not sent his turn within 5 days, from "
+            f"{possible:%Y-%m-%d %H:%M} UTC (IAAPA Forfeits)"
+        )
+    return Permission.granted(
+        f"{absent} has sent no turn since {due.silent_since:%Y-%m-%d %H:%M} UTC, 5 days or "
+        "more: a forfeit may be requested (IAAPA Forfeits)"
+    )
+
+
+def deadline_missed(
+    deadline: datetime, absent: str, since: Sequence[Written], now: datetime
+) -> bool:
+    """Whether the deadline of a denied forfeit has passed at ``now`` without a turn entry
+    from ``absent`` among the entries written ``since`` the denial (a note keeps no
+    deadline)."""
+    if deadline > now:
+        return False
+    return not any(entry.is_turn and entry.by.casefold() == absent.casefold() for entry in since)
+
+
+__all__ = [
+    "MOVES",
+    "WAIT",
+    "Owing",
+    "Written",
+    "deadline_missed",
+    "forfeit_request",
+    "owing",
+]
