@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from dice_server.errors import InvalidRequest
+from dice_server.text import is_unicode
 
 #: Deeper than any request or exported ledger (a battle roll is three levels deep).
 MAX_DEPTH = 32
@@ -91,7 +92,7 @@ def read_json(raw: bytes | str, what: str = "the request body") -> Any:
         where = path or "the top-level object"
         raise InvalidRequest(
             f"{what} gives the key {shown(key)} twice in {where}: give each field once",
-            None if not _is_unicode(key) else key if not path else f"{path}.{key}",
+            None if not is_unicode(key) else key if not path else f"{path}.{key}",
         )
     return value
 
@@ -100,7 +101,7 @@ def shown(value: Any) -> str:
     """A JSON value as an error message shows it: short text quoted, containers by kind."""
     if isinstance(value, str):
         quoted = json.dumps(value[:SHOWN], ensure_ascii=False)
-        if not _is_unicode(quoted):  # a lone surrogate is shown as its escape
+        if not is_unicode(quoted):  # a lone surrogate is shown as its escape
             quoted = json.dumps(value[:SHOWN])
         return quoted[:-1] + '…"' if len(value) > SHOWN else quoted
     if value is None:
@@ -196,11 +197,11 @@ def _path_of(value: Any, target: Any, path: str = "") -> str | None:
 def _lone_surrogate(value: Any, path: str = "") -> tuple[str, str | None] | None:
     """Where the first key or string holding a lone surrogate is, and its field."""
     if isinstance(value, str):
-        return None if _is_unicode(value) else (f"the text at {path or 'the top level'}", path)
+        return None if is_unicode(value) else (f"the text at {path or 'the top level'}", path)
     items: Any = ()
     if isinstance(value, dict):
         for key in value:
-            if not _is_unicode(key):
+            if not is_unicode(key):
                 return f"the key {shown(key)} in {path or 'the top-level object'}", path or None
         items = ((f"{path}.{k}" if path else k, v) for k, v in value.items())
     elif isinstance(value, list):
@@ -210,11 +211,3 @@ def _lone_surrogate(value: Any, path: str = "") -> tuple[str, str | None] | None
         if found is not None:
             return found
     return None
-
-
-def _is_unicode(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

@@ -5,6 +5,9 @@ is replaced by a visible marker such as ``[U+202E]`` (issue 12, point 8).
 
 Only what people read is changed: the signed entry bytes, the JSON attached to a mail and
 the downloadable entries keep the exact text, so every signature still verifies.
+
+Text must also be encodable to be stored, signed or mailed: :func:`is_unicode` tells a lone
+surrogate, :func:`without_surrogates` replaces it (mail as received, answers to it).
 """
 
 from __future__ import annotations
@@ -36,6 +39,25 @@ def escape_bidi_json(document: str) -> str:
     same JSON value (pasted into the verifier it still verifies), shown without reordering.
     The controls can only stand inside JSON strings, where the escape means the same."""
     return document.translate(_JSON_ESCAPES)
+
+
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8: it holds no lone surrogate (half of a
+    ``\\u`` escape pair, or what an undecodable byte becomes when read with
+    ``surrogateescape``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def without_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate replaced by U+FFFD, so that it can always be
+    stored, signed and mailed."""
+    if is_unicode(text):
+        return text
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 def shown(value: Any) -> Any:

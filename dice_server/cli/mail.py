@@ -61,11 +61,10 @@ def mail_ingest(source: str) -> None:
     the reason when it was not recorded. Exit status 0 whatever the messages held (they are
     all kept); 2 when the source cannot be read.
     """
-    from dice_server.cli import _app
+    from dice_server.cli import _ctx
     from dice_server.services.inbox import receive
 
-    app = _app()
-    ctx = app.extensions["pbem"]
+    ctx = _ctx()
     for name, raw in _messages(source):
         got = receive(ctx, raw, channel="ingest")
         where = f"game {got.game}" if got.game is not None else "-"

@@ -22,7 +22,7 @@ from dice_server.mail.transport import (
 )
 from dice_server.models import LedgerEntry, TableEntry
 from dice_server.services import ServiceContext
-from dice_server.services.game_addresses import copy_message, email_key, player_addresses_of
+from dice_server.services.game_addresses import email_key, player_addresses_of
 from dice_server.services.outbox import Backoff, Claimed, claim, due_ids, mark_failed, mark_sent
 from dice_server.triplea.mail import table_message
 
@@ -72,25 +72,28 @@ def render(claimed: Claimed, letterhead: Letterhead) -> EmailMessage:
         return table_message(claimed.row, claimed.table, entry, letterhead)
     if claimed.row.raw is None:
         raise DeliveryError("the message has neither an entry nor stored bytes")
-    parsed = message_from_bytes(claimed.row.raw, policy=policy.default)
+    return _parsed(claimed.row.raw)
+
+
+def _parsed(raw: bytes) -> EmailMessage:
+    parsed = message_from_bytes(raw, policy=policy.default)
     assert isinstance(parsed, EmailMessage)
     return parsed
 
 
 def send_rendered(courier: Courier, claimed: Claimed, msg: EmailMessage) -> str:
     """Send a message. A game's mail (its entries, a key rotation) goes to each player in a
-    copy of his own whose
-    Reply-To is his personal game address (nobody else may see it: it is what makes his
-    mail his), and to everyone else (mentor, ministers) in one copy without it; headers,
-    Message-ID and body are otherwise the same in every copy."""
-    everyone = recipients(claimed.row)
+    copy of his own whose Reply-To is his personal game address (nobody else may see it: it
+    is what makes his mail his), and to everyone else (mentor, ministers) in one copy
+    without it; headers, Message-ID and body are otherwise the same in every copy."""
     row = claimed.row
+    everyone = recipients(row)
     if row.game_number is None:
         return courier.transport.send(msg, everyone)
     personal = player_addresses_of(courier.ctx, row.game_number)
     copies: list[Copy] = []
     for player in (r for r in everyone if email_key(r) in personal):
-        copy = copy_message(msg)
+        copy = _parsed(msg.as_bytes())  # an independent copy, to change one header
         copy["Reply-To"] = personal[email_key(player)]
         copies.append((copy, [player]))
     others = [r for r in everyone if email_key(r) not in personal]

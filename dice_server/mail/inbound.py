@@ -33,6 +33,7 @@ from dice_server.mail.mime import (
     parse,
     part_text,
 )
+from dice_server.text import without_surrogates
 
 __all__ = ["MAX_TEXT", "Attachment", "Inbound", "looks_like_message", "read_message"]
 
@@ -134,8 +135,8 @@ def _scrubbed(inbound: Inbound) -> Inbound:
     changes: dict[str, Any] = {}
     for f in fields(inbound):
         value = getattr(inbound, f.name)
-        if isinstance(value, str) and not _encodes(value):
-            changes[f.name] = _scrub(value)
+        if isinstance(value, str):
+            changes[f.name] = without_surrogates(value)
         elif isinstance(value, tuple):
             changes[f.name] = tuple(_scrubbed_item(v) for v in value)
     return replace(inbound, **changes)
@@ -143,26 +144,14 @@ def _scrubbed(inbound: Inbound) -> Inbound:
 
 def _scrubbed_item(value: Any) -> Any:
     if isinstance(value, str):
-        return value if _encodes(value) else _scrub(value)
+        return without_surrogates(value)
     if isinstance(value, Attachment):
         return Attachment(
-            None if value.filename is None else _scrubbed_item(value.filename),
-            _scrubbed_item(value.content_type),
+            None if value.filename is None else without_surrogates(value.filename),
+            without_surrogates(value.content_type),
             value.size,
         )
     return value
-
-
-def _encodes(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _scrub(text: str) -> str:
-    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 def _read(raw: bytes, notes: Notes) -> Inbound:

@@ -173,44 +173,11 @@ def record(
     A roll (``needs_dice``) needs an active game with an open seed commitment; a note may
     be sent to an ended game too (a dispute outlives the game). ``check`` runs any further
     test of the request against the game's records, and of the member writing it, under
-    the lock. The entry's message goes
-    to the players, Cc the mentor (and the Minister of Law when ``cc_ministers``). Any
-    refusal rolls the
-    transaction back: nothing written, no seq consumed.
+    the lock; ``also`` writes what the channel keeps with the entry, in its transaction.
+    The entry's message goes to the players, Cc the mentor (and the Minister of Law when
+    ``cc_ministers``). Any refusal rolls the transaction back: nothing written, no seq
+    consumed. A new entry (not a retry's) is then shown to the rules engine.
     """
-    entry, fresh = _record(
-        ctx, who, number, kind, build, needs_dice, retry, check, cc_ministers, also
-    )
-    if fresh:
-        _looked_at(ctx, number, entry)
-    return entry
-
-
-def _looked_at(ctx: ServiceContext, number: int, entry: SignedEntry) -> None:
-    """Have the rules engine look at the game when a new entry may hold an error it rules
-    on (dice_server.services.proposals), after the entry is committed."""
-    from dice_server.services.proposals import propose_for, worth_a_look
-
-    try:
-        if worth_a_look(entry.kind, json.loads(entry.body)["data"]):
-            propose_for(ctx, number)
-    except Exception:  # the entry is recorded: a failure here must not say otherwise
-        log.exception("rulings: proposing after entry %s of game %s failed", entry.seq, number)
-
-
-def _record(
-    ctx: ServiceContext,
-    who: Who,
-    number: int,
-    kind: str,
-    build: Builder,
-    needs_dice: bool,
-    retry: Retry | None,
-    check: Callable[[Session, Actor], None] | None,
-    cc_ministers: bool,
-    also: Also | None,
-) -> tuple[SignedEntry, bool]:
-    """:func:`record`'s transaction: the entry and whether it is new (not a retry's)."""
     try:
         with writing(ctx.sessions) as session:
             game = ledger.lock_game(session, number)
@@ -222,7 +189,7 @@ def _record(
             if retry is not None:
                 earlier = _earlier(session, actor, retry)
                 if earlier is not None:
-                    return earlier, False
+                    return earlier
             if not actor.confirmed:
                 raise Forbidden("confirm your address before using the dice server")
             check_participant(number, {game.axis_id, game.allies_id, game.mentor_id}, actor)
@@ -261,12 +228,25 @@ def _record(
                         "seq": entry.seq,
                     },
                 )
-            return entry, True
     except IntegrityError:
         raise Conflict(
             "Idempotency-Key is in use by another request at this moment: retry with the same key",
             "Idempotency-Key",
         ) from None
+    _looked_at(ctx, number, entry)  # after the commit
+    return entry
+
+
+def _looked_at(ctx: ServiceContext, number: int, entry: SignedEntry) -> None:
+    """Have the rules engine look at the game when a new entry may hold an error it rules
+    on (dice_server.services.proposals), after the entry is committed."""
+    from dice_server.services.proposals import propose_for, worth_a_look
+
+    try:
+        if worth_a_look(entry.kind, json.loads(entry.body)["data"]):
+            propose_for(ctx, number)
+    except Exception:  # the entry is recorded: a failure here must not say otherwise
+        log.exception("rulings: proposing after entry %s of game %s failed", entry.seq, number)
 
 
 def _within_limit(session: Session, ctx: ServiceContext, actor: Actor, number: int) -> None:

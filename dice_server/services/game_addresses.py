@@ -4,9 +4,6 @@ game's mail that player receives."""
 
 from __future__ import annotations
 
-from email import message_from_bytes, policy
-from email.message import EmailMessage
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -127,10 +124,3 @@ def address_key(address: str | None) -> str | None:
 def email_key(address: str) -> str:
     """:func:`address_key`, or the address case-folded when it does not validate."""
     return address_key(address) or address.casefold()
-
-
-def copy_message(msg: EmailMessage) -> EmailMessage:
-    """An independent copy of a message (headers and body), to change one header."""
-    parsed = message_from_bytes(msg.as_bytes(), policy=policy.default)
-    assert isinstance(parsed, EmailMessage)
-    return parsed

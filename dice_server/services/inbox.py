@@ -57,6 +57,11 @@ KEPT_OF_OVERSIZE = 64 * 1024
 """What is kept of a message over ``MAIL_MAX_BYTES`` (quarantined; the SMTP receiver
 refuses one at DATA)."""
 MAX_KEY = 255
+MAX_ATTEMPTS = 5
+"""Times a spooled message is processed before it is set aside for an operator (a message
+whose processing keeps failing must not be tried forever)."""
+
+log = logging.getLogger(__name__)
 
 
 # --- receiving ------------------------------------------------------------------------------
@@ -126,13 +131,14 @@ def spool(
     kept = raw[: min(KEPT_OF_OVERSIZE, max_bytes)] if oversize else raw
     inbound = decode(kept)
     key = message_key(raw, inbound)
+    recipients = list(envelope_to)
     now = ctx.clock()
     row = InboundMessage(
         message_key=key,
         received_at=now,
         channel=channel,
         envelope_from=envelope_from,
-        envelope_to=json.dumps(list(envelope_to)),
+        envelope_to=json.dumps(recipients),
         raw=kept,
         size=len(raw),
         sha256=hashlib.sha256(raw).hexdigest(),
@@ -152,7 +158,7 @@ def spool(
         with writing(ctx.sessions) as session:
             session.add(row)
             session.flush()
-            fresh = Fresh(kept, envelope_from, list(json.loads(row.envelope_to)), inbound)
+            fresh = Fresh(kept, envelope_from, recipients, inbound)
             return Received(row.id, row.status, row.reason, fresh=fresh)
     except IntegrityError:
         with reading(ctx.sessions) as session:
@@ -167,13 +173,6 @@ def spool(
                 first.entry_seq,
                 duplicate=True,
             )
-
-
-log = logging.getLogger(__name__)
-
-MAX_ATTEMPTS = 5
-"""Times a spooled message is processed before it is set aside for an operator (a message
-whose processing keeps failing must not be tried forever)."""
 
 
 def process_pending(ctx: ServiceContext, limit: int = 100) -> list[Received]:

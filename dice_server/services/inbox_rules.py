@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from adjudicator.notation.messages import read_message
 from dice_server.db import reading
 from dice_server.errors import ServiceError
+from dice_server.kinds.note import MAX_NOTE
 from dice_server.ledger import SignedEntry
 from dice_server.mail.addresses import GameRecipient, read_address
 from dice_server.mail.inbound import Inbound
@@ -30,7 +31,9 @@ from dice_server.services.mail_answers import (
     refusal_text,
     warning_to_owner,
 )
+from dice_server.services.notes import send_note
 from dice_server.services.outbox import Envelope, enqueue
+from dice_server.services.turns import MAX_TURN, submit_read
 
 SPOOLED, RECORDED, REFUSED, QUARANTINED, IGNORED = (
     "spooled",
@@ -188,24 +191,18 @@ def _record(
 ) -> Verdict:
     """Record the message as what the engine reads it to be, under the player's name: the
     entry, the message marked recorded and its receipt queued, in one transaction."""
-    from dice_server.services.notes import send_note
-    from dice_server.services.turns import MAX_TURN, submit_read
-
     text = inbound.text
     reading_ = read_message(inbound.subject, text)
     key = f"mail:{inbound_id}"  # one spooled message, one entry, however often processed
     written: list[Verdict] = []
 
+    def recorded(entry: SignedEntry) -> Verdict:
+        receipt = receipt_text(ctx, entry, reading_, inbound)
+        answers = (answer(ctx, inbound_id, inbound, target, member_email, receipt),)
+        return Verdict(RECORDED, None, target.game, member_id, entry.seq, answers)
+
     def also(session: Session, entry: SignedEntry) -> None:
-        receipt = answer(
-            ctx,
-            inbound_id,
-            inbound,
-            target,
-            member_email,
-            receipt_text(ctx, entry, reading_, inbound),
-        )
-        verdict = Verdict(RECORDED, None, target.game, member_id, entry.seq, (receipt,))
+        verdict = recorded(entry)
         row = session.get(InboundMessage, inbound_id)
         assert row is not None
         mark(session, ctx, row, verdict)
@@ -228,19 +225,12 @@ def _record(
             ctx, inbound_id, inbound, target, member_email, refusal_text(str(exc), target.game)
         )
         return Verdict(REFUSED, str(exc), target.game, member_id, answers=(refused,))
-    if written:
-        return written[0]
-    # A retry found the entry recorded before (by another receiver, or before a crash):
-    # mark the message and send its receipt now.
-    receipt = answer(
-        ctx, inbound_id, inbound, target, member_email, receipt_text(ctx, entry, reading_, inbound)
-    )
-    return Verdict(RECORDED, None, target.game, member_id, entry.seq, answers=(receipt,))
+    # Nothing written when a retry found the entry recorded before (by another receiver,
+    # or before a crash): the message is marked and its receipt sent now.
+    return written[0] if written else recorded(entry)
 
 
 def _note_text(inbound: Inbound) -> str:
-    from dice_server.kinds.note import MAX_NOTE
-
     text = inbound.text.strip() or inbound.subject or "(an empty message)"
     return text[:MAX_NOTE]
 

@@ -31,7 +31,7 @@ from dice_server.mail.addresses import GameRecipient
 from dice_server.mail.inbound import Inbound
 from dice_server.models import OutboxMessage
 from dice_server.services import ServiceContext
-from dice_server.text import neutralise_bidi
+from dice_server.text import neutralise_bidi, without_surrogates
 
 NEUTRAL = "<neutral-"
 """How the Message-ID of a neutral answer starts: a sender gets one, ever."""
@@ -67,7 +67,7 @@ def letter(
     """A plain-text message from the service; threaded on ``inbound`` when given."""
     msg = Message()
     msg["MIME-Version"] = "1.0"
-    body = neutralise_bidi(text).encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    body = without_surrogates(neutralise_bidi(text))
     msg.set_payload(body, _UTF8_QP)  # text/plain; charset="utf-8", QP
     msg["From"] = ctx.mail_from
     msg["To"] = _line(to)

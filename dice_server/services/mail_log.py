@@ -13,7 +13,7 @@ from sqlalchemy import or_, select
 from dice_server.db import reading
 from dice_server.models import InboundMessage, Member, OutboxMessage
 from dice_server.services import ServiceContext
-from dice_server.services.game_addresses import address_of
+from dice_server.services.game_addresses import my_address
 from dice_server.services.views import GameSummary, summary_of, viewed_game
 
 
@@ -55,7 +55,6 @@ def game_mail(ctx: ServiceContext, number: int, viewer: Member) -> MailLog:
     with reading(ctx.sessions) as session:
         game = viewed_game(session, number, viewer)
         summary = summary_of(session, game, viewer)
-        players = {game.axis_id, game.allies_id}
         inbound = list(
             session.execute(
                 select(InboundMessage)
@@ -99,5 +98,4 @@ def game_mail(ctx: ServiceContext, number: int, viewer: Member) -> MailLog:
             )
             for m in outbound
         ]
-    address = address_of(ctx, number, viewer.email) if viewer.id in players else None
-    return MailLog(summary, address, received, sent)
+    return MailLog(summary, my_address(ctx, number, viewer.id), received, sent)
