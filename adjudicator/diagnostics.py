@@ -122,6 +122,35 @@ class Rule(FastEnum):
     ABBREVIATIONS = "IAAPA Abbreviations"
     """The unit and order abbreviations players write (INF, ARM, WI, MT ...)."""
 
+    # --- IAAPA How to Start a Game and Bidding ---------------------------------------------
+    HOW_TO_START = "IAAPA How to Start a Game"
+    """"Make sure that the bid total entered in the "Your Bid (IPC Total Value)" block matches
+    the total of the units and IPCs bid in the "Details" section. If there is a discrepancy
+    between these the bid that you entered in the "Your Bid (IPC Total Value)" block will take
+    precedence. You will then simply adjust the bid details to match the bid.\""""
+    BIDDING = "IAAPA Bidding"
+    """"Bids are compared by IPC value and may consist of extra units (land, sea or air)
+    and/or additional IPCs for the Axis powers.\""""
+    BID_LAND_UNITS = "IAAPA Bidding: land units"
+    """"Land units may be placed in any territory controlled by the appropriate Axis power."
+    AA guns and ICs count: the rule book considers them land units for bidding purposes."""
+    BID_NAVAL_UNITS = "IAAPA Bidding: naval units"
+    """"Naval units may be placed in any sea zone adjacent to a land territory controlled by
+    the appropriate Axis power provided no Allied units occupy that sea zone.\""""
+    BID_AIRCRAFT = "IAAPA Bidding: fighters"
+    """"Ftrs cannot be placed on existing or bid carriers." So a bid's aircraft stand on land,
+    in a territory their power controls, as its land units do."""
+    BID_NEGATIVE = "IAAPA Bidding: negative bids"
+    """"Negative value bids are allowed (removing Axis units and/or IPCs) but may not be
+    combined with the addition of additional units or IPCs.\""""
+    BID_NATIONALITY = "IAAPA Bidding: mixed nationality bids"
+    """"Mixed nationality bids are also allowed (units and/or IPCs for both Germany and Japan)
+    but German units may not be placed in Japanese territories or sea zones nor may Japanese
+    units be placed in German territories or sea zones due to a bid.\""""
+    BID_COMPLEXES = "IAAPA Bidding: industrial complexes"
+    """"Industrial Complexes obtained by bid are not 'original' ICs and their production is
+    limited to the income value of the territory in which they are placed.\""""
+
     # --- The printed game (facts sheet) ----------------------------------------------------
     DICE_FACES = "Battle dice show 1 to 6"
     """A die outside 1..6 cannot have come from the dice server."""

@@ -25,6 +25,7 @@ from dice_server.triplea import protocol as triplea_protocol
 from dice_server.web import (
     api,
     auth,
+    challenges,
     errors,
     games,
     health,
@@ -98,6 +99,7 @@ def register_blueprints(app: Flask) -> None:
         games.bp,
         roller.bp,
         turns.bp,
+        challenges.bp,
         verify.bp,
         minister.bp,
         triplea_pages.bp,

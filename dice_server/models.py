@@ -377,3 +377,68 @@ class InboundMessage(Base):
     answer_id: Mapped[str | None] = mapped_column(String(255))
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Variant(Base):
+    """The variants register (IAAPA Variants: "Variant games will be recorded Variants
+    database"): each rule change players named, once whatever its letter case."""
+
+    __tablename__ = "variants"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    name_key: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Challenge(Base):
+    """A game challenge (IAAPA How to Start a Game): issued with the challenger's bid,
+    accepted with the opponent's (then ``game_number`` is the game it started), declined,
+    cancelled by the challenger, or expired 14 days after issue (IAAPA Game Challenge Time
+    Limitations). ``agreements`` is a JSON list of the gentlemen's agreements."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    challenger_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    mentor_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"))
+    method: Mapped[str] = mapped_column(String(16))
+    variant_id: Mapped[int | None] = mapped_column(ForeignKey("variants.id"))
+    agreements: Mapped[str] = mapped_column(Text, default="[]")
+    instructions: Mapped[str] = mapped_column(Text, default="")
+    message: Mapped[str] = mapped_column(Text, default="")
+    bid_total: Mapped[int] = mapped_column(Integer)
+    bid_details: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    reply_bid_total: Mapped[int | None] = mapped_column(Integer)
+    reply_bid_details: Mapped[str | None] = mapped_column(Text)
+    reply_message: Mapped[str | None] = mapped_column(Text)
+    game_number: Mapped[int | None] = mapped_column(ForeignKey("games.number"), unique=True)
+    request_key: Mapped[str | None] = mapped_column(String(64), unique=True)
+    """SHA-256 of the challenger's id and the request's Idempotency-Key (or the form's
+    nonce): the same request sent twice issues one challenge."""
+    request_fingerprint: Mapped[str | None] = mapped_column(String(64))
+
+    challenger: Mapped[Member] = relationship(foreign_keys=[challenger_id])
+    opponent: Mapped[Member] = relationship(foreign_keys=[opponent_id])
+    mentor: Mapped[Member | None] = relationship(foreign_keys=[mentor_id])
+    variant: Mapped[Variant | None] = relationship()
+
+
+class BidCommitment(Base):
+    """A bid submitted, which commits the member to play (IAAPA Game Commitments: "Once you
+    submit a bid you commit yourself to play the game. If you quit at any time after the
+    bid submission you will forfeit the game."). The service never updates or deletes one."""
+
+    __tablename__ = "bid_commitments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    challenge_id: Mapped[int] = mapped_column(ForeignKey("challenges.id"), index=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    total: Mapped[int] = mapped_column(Integer)
+    details: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -31,6 +31,8 @@ INBOX_JOB = "inbox"
 INBOX_INTERVAL_SECONDS = 60
 DEADLINES_JOB = "deadlines"
 DEADLINES_INTERVAL_SECONDS = 600
+CHALLENGES_JOB = "challenges"
+CHALLENGES_INTERVAL_SECONDS = 600
 
 _courier: Courier | None = None
 
@@ -77,6 +79,14 @@ def deadlines_job() -> None:
     _run("deadlines", missed_deadlines, "missed deadline(s) reported")
 
 
+def challenges_job() -> None:
+    """Expire the challenges issued 14 days ago and not answered (IAAPA Game Challenge Time
+    Limitations), telling both players."""
+    from dice_server.services.challenges import expire_challenges
+
+    _run("challenges", expire_challenges, "challenge(s) expired")
+
+
 def build(app: Flask) -> BlockingScheduler:
     global _courier
     _courier = Courier.from_config(app.extensions["pbem"], app.config, Path(app.instance_path))
@@ -91,6 +101,7 @@ def build(app: Flask) -> BlockingScheduler:
         (outbox_job, OUTBOX_JOB, float(app.config["OUTBOX_INTERVAL_SECONDS"]), 60),
         (deadlines_job, DEADLINES_JOB, DEADLINES_INTERVAL_SECONDS, 600),
         (inbox_job, INBOX_JOB, INBOX_INTERVAL_SECONDS, 60),
+        (challenges_job, CHALLENGES_JOB, CHALLENGES_INTERVAL_SECONDS, 600),
     )
     for job, name, seconds, grace in jobs:
         scheduler.add_job(

@@ -447,6 +447,15 @@ class LedgerVerifier:
                 self.report.problems.append(f"{where}: missing or malformed seed_commitment")
                 commitment = ""
             self.seeds.append(_Seed(commitment=commitment, seq=seq))
+            draw = data.get("draw")
+            if kind == "genesis" and draw is not None:
+                # Sides drawn between equal bids: the genesis's own die, under the seed it
+                # commits to, recomputed like a roll's once the seed is revealed.
+                if isinstance(draw, dict):
+                    self.seeds[-1].rolls.append((seq, draw))
+                    self._check_roll_shape(where, draw)
+                else:
+                    self.report.problems.append(f"{where}: the draw must be an object")
         elif seq == 1:
             self.report.problems.append(f"{where}: the first entry must be the genesis")
         if kind in ROLL_KINDS:

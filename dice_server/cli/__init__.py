@@ -13,6 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 import click
 from flask import Flask
 
+from dice_server.cli.challenges import bid, challenge
 from dice_server.cli.mail import mail, smtpd
 from dice_server.cli.rulings import ruling
 from dice_server.cli.turns import battle, position, turn
@@ -437,5 +438,5 @@ def game_address(number: int, email: str) -> None:
     click.echo(address_of(_ctx(), number, email))
 
 
-for _group in (turn, position, battle, mail, smtpd, ruling):
+for _group in (turn, position, battle, mail, smtpd, ruling, bid, challenge):
     main.add_command(_group)

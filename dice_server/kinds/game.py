@@ -23,6 +23,7 @@ def genesis(data: Data) -> list[str]:
     if data.get("variant"):
         lines.append(f"Variant: {data['variant']}")
     lines += [f"Gentlemen's agreement: {a}" for a in data.get("agreements", [])]
+    lines += _bid_lines(data)
     if "position" in data:
         start = data["position"]
         digest = hashlib.sha256(canonical_json(start)).hexdigest()
@@ -35,6 +36,46 @@ def genesis(data: Data) -> list[str]:
         f"Dice seed commitment: {data['seed_commitment']}",
         "The seed is revealed when the game ends; then anyone can recompute every die of the game.",
     ]
+
+
+def _bid_lines(data: Data) -> list[str]:
+    """How a game from a challenge started: both bids, the draw between equal bids, and what
+    the winning bid placed (IAAPA Bidding: "The IAAPA web server will inform the players
+    that Player one will play the Axis with ...")."""
+    bids = data.get("bids")
+    if not isinstance(bids, dict):
+        return []
+    axis, allies = bids["axis"], bids["allies"]
+    lines = [
+        f"Challenge {data.get('challenge')}: bids {axis['member']} {axis['total']} IPCs, "
+        f"{allies['member']} {allies['total']} IPCs"
+    ]
+    draw = data.get("draw")
+    if isinstance(draw, dict):
+        lines.append(
+            f"Equal bids: the server drew a die: {draw['dice'][0]} ({draw['rule']}); "
+            "recompute it from the seed when it is revealed"
+        )
+    else:
+        lines.append("The lower bid plays the Axis and gets its bid.")
+    applied = data.get("bid", {})
+    placed = [
+        f"{n} {power} {unit} in {place}"
+        for place, powers in applied.get("placements", {}).items()
+        for power, units in powers.items()
+        for unit, n in units.items()
+    ]
+    money = [f"{n:+d} IPCs for {power}" for power, n in applied.get("ipcs", {}).items()]
+    what = ", ".join(placed + money) or "nothing"
+    lines.append(
+        f"{axis['member']} plays the Axis with the bid of {axis['total']} IPCs: {what} "
+        "(placed before the first USSR turn)"
+    )
+    lines += [
+        f"Bid {finding['severity']}: {finding['message']}"
+        for finding in applied.get("findings", [])
+    ]
+    return lines
 
 
 def reveal_headline(data: Data) -> str:

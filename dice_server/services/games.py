@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlalchemy import func, select
@@ -25,6 +27,40 @@ END_STATUSES = ("finished", "forfeited", "annulled")
 SIDES = ("axis", "allies")
 
 
+@dataclass(frozen=True)
+class Draw:
+    """Sides decided by a die (IAAPA Bidding: "If bids of equal value are received the web
+    server will determine the winner by a random process"): the die of the genesis entry's
+    own seq, drawn from the seed the genesis commits to, so anyone recomputes it once the
+    seed is revealed. 1-3: ``first`` plays the Axis; 4-6: ``second`` does."""
+
+    first: str
+    second: str
+    reason: str
+
+
+Setup = Callable[[str], tuple[Position, Mapping[str, Any]]]
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What a new game is: its players by side (or a :class:`Draw` between them), mentor,
+    variant, gentlemen's agreements, starting position, and what else its genesis records
+    (a challenge's bids)."""
+
+    axis: str
+    allies: str
+    number: int | None = None
+    mentor: str | None = None
+    variant: str | None = None
+    agreements: tuple[str, ...] = ()
+    start: Position | None = None
+    draw: Draw | None = None
+    setup: Setup | None = None
+    """The starting position and what else the genesis records, for the member who plays
+    the Axis (known only after a draw); when given, it replaces ``start``."""
+
+
 def create_game(
     ctx: ServiceContext,
     *,
@@ -41,81 +77,94 @@ def create_game(
     moved from elsewhere; default: the Classic initial position)."""
     if number is not None and not 1 <= number <= MAX_GAME_NUMBER:
         raise InvalidRequest(f"number: must be from 1 to {MAX_GAME_NUMBER}", "number")
-    variant = (variant or "").strip() or None
-    clean_agreements = [text.strip() for text in agreements if text.strip()]
     start = initial() if position is None else read_position(position)
+    spec = NewGame(axis, allies, number, mentor, variant, agreements, start)
     try:
-        return _create_game(ctx, axis, allies, number, mentor, variant, clean_agreements, start)
+        with writing(ctx.sessions) as session:
+            return new_game(session, ctx, spec)
     except IntegrityError:
         raise Conflict(
             f"game number {number or '(next)'} was taken at the same moment: try again", "number"
         ) from None
 
 
-def _create_game(
-    ctx: ServiceContext,
-    axis: str,
-    allies: str,
-    number: int | None,
-    mentor: str | None,
-    variant: str | None,
-    clean_agreements: list[str],
-    start: Position,
-) -> SignedEntry:
-    with writing(ctx.sessions) as session:
-        axis_member = member_by_email(session, axis, "axis")
-        allies_member = member_by_email(session, allies, "allies")
-        if axis_member.id == allies_member.id:
-            raise InvalidRequest("allies: a member cannot play both sides", "allies")
-        mentor_member = member_by_email(session, mentor, "mentor") if mentor else None
-        if number is None:
-            number = int(session.execute(select(func.max(Game.number))).scalar() or 0) + 1
-        elif session.get(Game, number) is not None:
-            raise Conflict(f"game {number} already exists", "number")
-        game = Game(
-            number=number,
-            axis_id=axis_member.id,
-            allies_id=allies_member.id,
-            mentor_id=mentor_member.id if mentor_member else None,
-            variant=variant,
-            agreements=[
-                Agreement(position=i, text=text) for i, text in enumerate(clean_agreements, 1)
-            ],
-        )
-        session.add(game)
-        session.flush()
-        session.add(new_turn_row(number, start))
-        for member_id in (axis_member.id, allies_member.id):  # each player's mail address
-            address_row(session, ctx, number, member_id)
-        chain = Chain.game(number)
-        ledger.lock_game(session, number)
-        commitment = dice.new_seed(session, ctx.keys.seed_box, chain, 1)
+def new_game(session: Session, ctx: ServiceContext, spec: NewGame) -> SignedEntry:
+    """The game and its genesis entry, in the caller's write transaction."""
+    variant = (spec.variant or "").strip() or None
+    clean_agreements = [text.strip() for text in spec.agreements if text.strip()]
+    start = spec.start or initial()
+    axis_member = member_by_email(session, spec.axis, "axis")
+    allies_member = member_by_email(session, spec.allies, "allies")
+    if axis_member.id == allies_member.id:
+        raise InvalidRequest("allies: a member cannot play both sides", "allies")
+    mentor_member = member_by_email(session, spec.mentor, "mentor") if spec.mentor else None
+    number = spec.number
+    if number is None:
+        number = int(session.execute(select(func.max(Game.number))).scalar() or 0) + 1
+    elif session.get(Game, number) is not None:
+        raise Conflict(f"game {number} already exists", "number")
+    game = Game(
+        number=number,
+        axis_id=axis_member.id,
+        allies_id=allies_member.id,
+        mentor_id=mentor_member.id if mentor_member else None,
+        variant=variant,
+        agreements=[Agreement(position=i, text=text) for i, text in enumerate(clean_agreements, 1)],
+    )
+    session.add(game)
+    session.flush()
+    for member_id in (axis_member.id, allies_member.id):  # each player's mail address
+        address_row(session, ctx, number, member_id)
+    chain = Chain.game(number)
+    ledger.lock_game(session, number)
+    commitment = dice.new_seed(session, ctx.keys.seed_box, chain, 1)
+    drawn: dict[str, Any] | None = None
+    if spec.draw is not None:
+        sealed = dice.open_seed(session, chain)
+        assert sealed is not None  # committed just above
+        die = next(dice.stream(ctx.keys.seed_box, sealed, 1))
+        if (die >= 4) == (axis_member.email.casefold() == spec.draw.first.casefold()):
+            axis_member, allies_member = allies_member, axis_member
+            game.axis_id, game.allies_id = axis_member.id, allies_member.id
+        drawn = {
+            "sides": 6,
+            "dice": [die],
+            "reason": spec.draw.reason,
+            "rule": f"1-3: {spec.draw.first} plays the Axis; 4-6: {spec.draw.second} does",
+        }
+    record: Mapping[str, Any] = {}
+    if spec.setup is not None:
+        start, record = spec.setup(axis_member.email)
+    session.add(new_turn_row(number, start))
 
-        def genesis(seq: int) -> dict[str, Any]:
-            data: dict[str, Any] = {
-                "players": {"axis": axis_member.email, "allies": allies_member.email},
-                "agreements": clean_agreements,
-                "seed_commitment": commitment,
-                "position": dump_json(start),
-            }
-            if mentor_member is not None:
-                data["mentor"] = mentor_member.email
-            if variant:
-                data["variant"] = variant
-            return data
+    def genesis(seq: int) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            **record,
+            "players": {"axis": axis_member.email, "allies": allies_member.email},
+            "agreements": clean_agreements,
+            "seed_commitment": commitment,
+            "position": dump_json(start),
+        }
+        if drawn is not None:
+            data["draw"] = drawn
+        if mentor_member is not None:
+            data["mentor"] = mentor_member.email
+        if variant:
+            data["variant"] = variant
+        return data
 
-        return publish(
-            session,
-            ctx,
-            ctx.clock(),
-            chain,
-            "genesis",
-            genesis,
-            Envelope.each_once(
-                (axis_member.email, allies_member.email),
-                (mentor_member.email if mentor_member else None,),
-            ),
-        )
+    return publish(
+        session,
+        ctx,
+        ctx.clock(),
+        chain,
+        "genesis",
+        genesis,
+        Envelope.each_once(
+            (axis_member.email, allies_member.email),
+            (mentor_member.email if mentor_member else None,),
+        ),
+    )
 
 
 def recipients(game: Game) -> Envelope:

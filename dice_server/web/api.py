@@ -14,6 +14,14 @@ from dice_server.kinds import BY_API_PATH
 from dice_server.ledger import SignedEntry
 from dice_server.models import Member
 from dice_server.services.battles import current_battles
+from dice_server.services.challenge_views import challenge_view, my_challenges, open_challenges
+from dice_server.services.challenges import (
+    accept_challenge,
+    bid_check,
+    cancel_challenge,
+    decline_challenge,
+    issue_challenge,
+)
 from dice_server.services.completion import agree_to_annul, finish
 from dice_server.services.entries import ApiToken, Retry
 from dice_server.services.games import export_ledger
@@ -117,6 +125,51 @@ def get_battles(number: int) -> Response:
 def get_ledger(number: int) -> Response:
     member = authenticated()
     return jsonify(export_ledger(service_context(), number, member))
+
+
+@bp.post("/challenges")
+def post_challenge() -> tuple[Response, int]:
+    """Issue a challenge with the challenger's bid (IAAPA How to Start a Game)."""
+    token, payload, retry = posted()
+    return jsonify(issue_challenge(service_context(), token, payload, retry)), 201
+
+
+@bp.get("/challenges")
+def get_challenges() -> Response:
+    """My challenges (sent and received) and the league's open challenges board."""
+    ctx = service_context()
+    return jsonify({**my_challenges(ctx, authenticated()), "open": open_challenges(ctx)})
+
+
+@bp.get("/challenges/<int:challenge_id>")
+def get_challenge(challenge_id: int) -> Response:
+    return jsonify(challenge_view(service_context(), challenge_id, authenticated()))
+
+
+@bp.post("/challenges/<int:challenge_id>/accept")
+def post_accept(challenge_id: int) -> tuple[Response, int]:
+    """Accept with one's own bid: the game is created with the winning bid applied."""
+    token, payload, _retry = posted()
+    return jsonify(accept_challenge(service_context(), token, challenge_id, payload)), 201
+
+
+@bp.post("/challenges/<int:challenge_id>/decline")
+def post_decline(challenge_id: int) -> Response:
+    token, payload, _retry = posted()
+    return jsonify(decline_challenge(service_context(), token, challenge_id, payload))
+
+
+@bp.post("/challenges/<int:challenge_id>/cancel")
+def post_cancel(challenge_id: int) -> Response:
+    token, payload, _retry = posted()
+    return jsonify(cancel_challenge(service_context(), token, challenge_id, payload))
+
+
+@bp.post("/bids/check")
+def post_bid_check() -> Response:
+    """A bid read and checked on the Classic opening (records nothing; members only)."""
+    authenticated()
+    return jsonify(bid_check(json_body()))
 
 
 @bp.get("/ratings")

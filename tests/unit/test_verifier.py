@@ -176,3 +176,43 @@ def test_decode_body_refuses_what_the_format_cannot_hold(body: bytes, words: str
 def test_decode_body_keeps_literals_inside_strings() -> None:
     assert decode_body(b'{"a":"x:true,"}') == {"a": "x:true,"}
     assert json.loads(canonical_json(decode_body(b'{"b":[1,"null]"]}'))) == {"b": [1, "null]"]}
+
+
+def _drawn_genesis(die: int) -> Chain:
+    chain = Chain()
+    chain.add(
+        "genesis",
+        {
+            "seed_commitment": seed_commitment(SEED),
+            "players": {"axis": "a@example.org", "allies": "b@example.org"},
+            "draw": {"sides": 6, "dice": [die], "rule": "1-3: a plays the Axis; 4-6: b does"},
+        },
+    )
+    return chain
+
+
+def test_the_draw_between_equal_bids_is_recomputed_after_the_reveal() -> None:
+    """IAAPA Bidding: "If bids of equal value are received the web server will determine the
+    winner by a random process." The die is the genesis's own, under the seed it commits to."""
+    honest = draw_dice(SEED, 5, 1, 1)
+    chain = _drawn_genesis(honest[0])
+    before = chain.verify()
+    assert before.ok and any("1 rolls under the commitment of entry 1" in p for p in before.pending)
+    chain.add("seed-reveal", {"seed": SEED.hex()})
+    after = chain.verify()
+    assert after.ok, after.problems
+    assert any("1 of 1 rolls" in line for line in after.checked)
+
+
+def test_a_draw_the_seed_did_not_throw_is_found_after_the_reveal() -> None:
+    honest = draw_dice(SEED, 5, 1, 1)[0]
+    chain = _drawn_genesis(honest % 6 + 1)
+    chain.add("seed-reveal", {"seed": SEED.hex()})
+    report = chain.verify()
+    assert not report.ok
+    assert "entry 1: dice differ from the revealed seed's" in report.problems
+
+
+def test_a_draw_that_is_not_a_die_is_a_problem() -> None:
+    chain = _drawn_genesis(7)
+    assert "entry 1: a die is outside 1..6" in chain.verify().problems
