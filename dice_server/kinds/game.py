@@ -60,12 +60,12 @@ def _bid_lines(data: Data) -> list[str]:
         lines.append("The lower bid plays the Axis and gets its bid.")
     applied = data.get("bid", {})
     placed = [
-        f"{n} {power} {unit} in {place}"
+        f"{n} {unit} for {power} in {place}"
         for place, powers in applied.get("placements", {}).items()
         for power, units in powers.items()
         for unit, n in units.items()
     ]
-    money = [f"{n:+d} IPCs for {power}" for power, n in applied.get("ipcs", {}).items()]
+    money = [f"{n} IPCs for {power}" for power, n in applied.get("ipcs", {}).items()]
     what = ", ".join(placed + money) or "nothing"
     lines.append(
         f"{axis['member']} plays the Axis with the bid of {axis['total']} IPCs: {what} "

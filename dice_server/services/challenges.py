@@ -277,6 +277,27 @@ def _claimed(session: Session, challenge_id: int) -> Challenge:
     return challenge
 
 
+def _answering(
+    session: Session, ctx: ServiceContext, who: Who, challenge_id: int, verb: str
+) -> tuple[Actor, Challenge, datetime]:
+    """The member answering, the challenge locked, and the time, once it is checked that
+    he may ``verb`` it (the opponent accepts or declines, the challenger cancels) and that
+    it is still open."""
+    actor = _actor(session, who)
+    challenge = _claimed(session, challenge_id)
+    if verb == "cancel":
+        if actor.id != challenge.challenger_id:
+            raise Forbidden(
+                f"only {challenge.challenger.email}, who issued it, may cancel challenge "
+                f"{challenge.id}"
+            )
+    elif actor.id != challenge.opponent_id:
+        raise Forbidden(f"only {challenge.opponent.email} may {verb} challenge {challenge.id}")
+    now = ctx.clock()
+    _still_open(challenge, now)
+    return actor, challenge, now
+
+
 def _still_open(challenge: Challenge, now: datetime) -> None:
     if challenge.status == "open" and aware(challenge.expires_at) <= now:
         raise Conflict(
@@ -315,12 +336,7 @@ def _accept(
     details: str,
     message: str,
 ) -> dict[str, Any]:
-    actor = _actor(session, who)
-    challenge = _claimed(session, challenge_id)
-    if actor.id != challenge.opponent_id:
-        raise Forbidden(f"only {challenge.opponent.email} may accept challenge {challenge.id}")
-    now = ctx.clock()
-    _still_open(challenge, now)
+    actor, challenge, now = _answering(session, ctx, who, challenge_id, "accept")
     challenge.status, challenge.closed_at = "accepted", now
     challenge.reply_bid_total, challenge.reply_bid_details = reply.total, details
     challenge.reply_message = message
@@ -401,12 +417,7 @@ def decline_challenge(
     fields = check_fields(payload, {"message"}, set())
     message = text(fields, "message", MAX_MESSAGE, required=False)
     with writing(ctx.sessions) as session:
-        actor = _actor(session, who)
-        challenge = _claimed(session, challenge_id)
-        if actor.id != challenge.opponent_id:
-            raise Forbidden(f"only {challenge.opponent.email} may decline challenge {challenge.id}")
-        now = ctx.clock()
-        _still_open(challenge, now)
+        actor, challenge, now = _answering(session, ctx, who, challenge_id, "decline")
         challenge.status, challenge.closed_at, challenge.reply_message = "declined", now, message
         mail_closed(session, ctx, challenge, now, f"declined by {challenge.opponent.email}")
         return challenge_document(challenge, actor.id, now, findings=True)
@@ -419,15 +430,7 @@ def cancel_challenge(
     sooner, if desired." Only the challenger, and only before it is answered."""
     check_fields(payload if payload is not None else {}, set(), set())
     with writing(ctx.sessions) as session:
-        actor = _actor(session, who)
-        challenge = _claimed(session, challenge_id)
-        if actor.id != challenge.challenger_id:
-            raise Forbidden(
-                f"only {challenge.challenger.email}, who issued it, may cancel challenge "
-                f"{challenge.id}"
-            )
-        now = ctx.clock()
-        _still_open(challenge, now)
+        actor, challenge, now = _answering(session, ctx, who, challenge_id, "cancel")
         challenge.status, challenge.closed_at = "cancelled", now
         mail_closed(session, ctx, challenge, now, f"cancelled by {challenge.challenger.email}")
         return challenge_document(challenge, actor.id, now, findings=True)

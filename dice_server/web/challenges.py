@@ -8,6 +8,7 @@ bid the rules engine refuses with each of its findings beside the bid."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
@@ -18,6 +19,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
 from dice_server.errors import ServiceError
+from dice_server.services import ServiceContext
 from dice_server.services.challenge_views import (
     AGREEMENTS_NOTE,
     METHODS,
@@ -255,17 +257,8 @@ def accept(challenge_id: int) -> Page:
 @bp.post("/challenges/<int:challenge_id>/decline")
 @login_required
 def decline(challenge_id: int) -> Page:
-    member, form = me(), DeclineForm(prefix="decline")
-    if not form.validate_on_submit():
-        return _show(challenge_id, decline=form, status=400)
-    try:
-        nonces.check(form.nonce.data, member.id, f"challenge:{challenge_id}")
-        decline_challenge(service_context(), member.id, challenge_id, form.payload())
-    except ServiceError as exc:
-        field_error(form, exc)
-        return _show(challenge_id, decline=form, status=exc.status)
-    flash(f"Challenge {challenge_id} declined; both players are told by mail.")
-    return redirect(url_for("challenges.show", challenge_id=challenge_id), code=303)
+    form = DeclineForm(prefix="decline")
+    return _answer(challenge_id, "decline", form, decline_challenge, form.payload())
 
 
 @bp.post("/challenges/<int:challenge_id>/cancel")
@@ -273,16 +266,29 @@ def decline(challenge_id: int) -> Page:
 def cancel(challenge_id: int) -> Page:
     """IAAPA Game Challenge Time Limitations: "A player may cancel a challenge at any time
     sooner, if desired." """
-    member, form = me(), CancelForm(prefix="cancel")
+    return _answer(challenge_id, "cancel", CancelForm(prefix="cancel"), cancel_challenge, {})
+
+
+def _answer(
+    challenge_id: int,
+    name: str,
+    form: FlaskForm,
+    answer: Callable[[ServiceContext, int, int, Any], object],
+    payload: dict[str, Any],
+) -> Page:
+    """Decline or cancel (``name``) through its one service function; a refusal is shown
+    beside the form that was sent."""
+    member = me()
     if not form.validate_on_submit():
-        return _show(challenge_id, cancel=form, status=400)
+        return _show(challenge_id, **{name: form}, status=400)
     try:
         nonces.check(form.nonce.data, member.id, f"challenge:{challenge_id}")
-        cancel_challenge(service_context(), member.id, challenge_id, {})
+        answer(service_context(), member.id, challenge_id, payload)
     except ServiceError as exc:
         field_error(form, exc)
-        return _show(challenge_id, cancel=form, status=exc.status)
-    flash(f"Challenge {challenge_id} cancelled; both players are told by mail.")
+        return _show(challenge_id, **{name: form}, status=exc.status)
+    done = "declined" if name == "decline" else "cancelled"
+    flash(f"Challenge {challenge_id} {done}; both players are told by mail.")
     return redirect(url_for("challenges.show", challenge_id=challenge_id), code=303)
 
 

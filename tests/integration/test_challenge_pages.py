@@ -170,7 +170,7 @@ def test_issue_read_accept_and_play(ctx: ServiceContext, players: dict[str, Flas
     assert f"Rommel's bid 15 IPCs : {ROMMEL_BID}" in shown
     assert f"Montgomery's bid 18 IPCs : {MONTY_BID}" in shown
     assert f"Challenge 1: bids {ROMMEL} 15 IPCs, {MONTY} 18 IPCs" in shown
-    assert "2 Germany INF in Ukraine S.S.R." in shown and "+3 IPCs for Japan" in shown
+    assert "2 INF for Germany in Ukraine S.S.R." in shown and "3 IPCs for Japan" in shown
     assert '<img src="/games/1/board.svg"' in html and 'href="/games/1"' in html
     assert "Accept with this bid" not in shown
 

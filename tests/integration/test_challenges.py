@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from dice_server.cli import main as cli
 from dice_server.db import reading
 from dice_server.errors import ServiceError
+from dice_server.kinds import describe
 from dice_server.models import BidCommitment, Challenge, Game, OutboxMessage
 from dice_server.services import ServiceContext
 from dice_server.services.challenges import accept_challenge, expire_challenges
@@ -159,6 +160,12 @@ def test_acceptance_creates_the_game_with_the_lower_bid_applied_before_the_first
         "total": 12,
         "details": "4 J INF Japan",
     }
+    told = describe("genesis", genesis)  # the genesis mail's lines, to both players
+    assert "Challenge 1: bids anna@example.org 7 IPCs, boris@example.org 12 IPCs" in told
+    assert (
+        "anna@example.org plays the Axis with the bid of 7 IPCs: 2 INF for Germany in "
+        "Germany, 1 IPCs for Japan (placed before the first USSR turn)"
+    ) in told
     again = accept(client, members, number, 12, "4 J INF Japan")
     assert again.status_code == 409 and "already accepted" in again.get_json()["error"]
 
