@@ -8,6 +8,7 @@ before USSR 1; the league's bid is not part of the board.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from adjudicator.boards import NEUTRAL, Board, classic
@@ -21,8 +22,20 @@ def initial(board: Board | None = None) -> Position:
 
     Units TripleA places with no owner (neutral armies) are left out: in Classic the
     neutrals are empty. PositionError if the board's set-up breaks a rule of the position.
+    Classic's is built once (a position is immutable): every bid checked and every game
+    created starts from it.
     """
-    board = board or classic()
+    if board is None or board is classic():
+        return _classic_opening()
+    return _opening(board)
+
+
+@functools.cache
+def _classic_opening() -> Position:
+    return _opening(classic())
+
+
+def _opening(board: Board) -> Position:
     units: dict[str, dict[Power, Units]] = {}
     for owner, per_territory in board.initial_units.items():
         if owner == NEUTRAL:
