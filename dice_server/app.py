@@ -29,6 +29,7 @@ from dice_server.web import (
     errors,
     games,
     health,
+    luck,
     minister,
     public,
     roller,
@@ -103,6 +104,7 @@ def register_blueprints(app: Flask) -> None:
         verify.bp,
         minister.bp,
         triplea_pages.bp,
+        luck.bp,
     ):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)

@@ -16,7 +16,7 @@ from flask import Flask
 from dice_server.cli.challenges import bid, challenge
 from dice_server.cli.mail import mail, smtpd
 from dice_server.cli.rulings import ruling
-from dice_server.cli.turns import battle, position, turn
+from dice_server.cli.turns import battle, battle_odds, position, turn
 from dice_server.config import instance_path
 from dice_server.errors import ServiceError
 from dice_server.keys import MissingKeys, init_instance
@@ -440,3 +440,4 @@ def game_address(number: int, email: str) -> None:
 
 for _group in (turn, position, battle, mail, smtpd, ruling, bid, challenge):
     main.add_command(_group)
+main.add_command(battle_odds, name="odds")  # `pbem odds`, also `pbem battle odds`

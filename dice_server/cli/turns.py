@@ -261,6 +261,33 @@ def battle_resolve(file: str, as_json: bool) -> None:
     _show_battle(result, as_json)
 
 
+ODDS_HELP = """The exact odds of a battle before it is rolled, from FILE (- for stdin): win,
+lose and draw, the likeliest survivors, the expected IPC lost, how many rounds.
+
+\b
+FILE is a battle document as `battle resolve` reads it, without rounds, for example:
+  {"version": 1, "kind": "land",
+   "attacker": {"INF": 8, "ARM": 1, "FTR": 2}, "defender": {"INF": 10, "AA": 1},
+   "retreat": {"attackers_at_most": 3}}
+retreat is optional: {"attackers_at_most": N} retreats after a round that leaves N
+attacking units or fewer, {"after_round": K} after round K (never in an amphibious
+assault or with no_retreat). The format is in adjudicator/odds/__init__.py.
+
+Exits 0, or 2 on malformed input.
+"""
+
+
+@battle.command("odds", help=ODDS_HELP)
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="Print the versioned JSON odds.")
+def battle_odds(file: str, as_json: bool) -> None:
+    from adjudicator.odds import odds_json, render_odds
+
+    with refused_input(file, status=2):
+        result = odds_json(json.loads(read_input(file)))
+    click.echo(json.dumps(result, indent=2) if as_json else render_odds(result), nl=as_json)
+
+
 @battle.command("replay")
 @click.argument("ledger")
 @click.option(

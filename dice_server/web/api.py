@@ -26,6 +26,7 @@ from dice_server.services.completion import agree_to_annul, finish
 from dice_server.services.entries import ApiToken, Retry
 from dice_server.services.games import export_ledger
 from dice_server.services.keys import published_keys
+from dice_server.services.luck import game_luck, member_luck
 from dice_server.services.members import member_by_token
 from dice_server.services.ratings import ratings_document
 from dice_server.services.rolls import write
@@ -125,6 +126,18 @@ def get_battles(number: int) -> Response:
 def get_ledger(number: int) -> Response:
     member = authenticated()
     return jsonify(export_ledger(service_context(), number, member))
+
+
+@bp.get("/games/<int:number>/luck")
+def get_luck(number: int) -> Response:
+    """Each player's battle dice against the odds (the game's players, mentor, minister)."""
+    return jsonify(game_luck(service_context(), number, authenticated()))
+
+
+@bp.get("/members/me/luck")
+def get_my_luck() -> Response:
+    """My battle dice against the odds over every game I played."""
+    return jsonify(member_luck(service_context(), authenticated()))
 
 
 @bp.post("/challenges")

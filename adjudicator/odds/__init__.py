@@ -1,0 +1,125 @@
+"""The exact odds of a battle before it is rolled ("what are my chances").
+
+TripleA's calculator samples battles; this one follows every outcome of every round as an
+absorbing Markov chain over the casualty states, using the battle engine's own pieces
+(:mod:`adjudicator.odds.rounds`): the same unit values and technologies, the same orders of
+loss and casualty choice, the same AA shots, support shots and sub first strike, so that the
+odds and ``pbem battle resolve`` cannot disagree about what a roll does.
+
+Input, version 1: a battle document of :mod:`adjudicator.battle` without ``rounds`` (kind,
+amphibious, attacker, defender, order_of_loss, loaded, technologies, no_retreat, name), and
+optionally when the attacker retreats::
+
+    "retreat": {"attackers_at_most": N}   # after a round that leaves him N units or fewer
+    "retreat": {"after_round": K}          # after round K
+
+(never in an amphibious assault or with no_retreat: those fight to the end).
+
+Output, version 1::
+
+    {"version": 1, "attacker_wins", "defender_wins", "draw",
+     "captures",                  # land: attacker wins with a land unit left
+     "retreated"?, "stalemate"?,  # when above 0
+     "survivors": {"attacker": [{"units": {UNIT: n}, "p"}], "defender": [...]},
+     "retreating"?: [{"units", "p"}],
+     "expected_ipc_lost": {"attacker", "defender"},
+     "rounds": [{"round": k, "p"}]}
+
+``survivors`` are the winner's units left, likeliest first: the attacker's sum to
+``attacker_wins``, the defender's to ``defender_wins``. IPC lost count the units that fight
+(not AA guns, complexes or support battleships). ``rounds`` is the chance the battle ends in
+each round. A stalemate is a state neither side can ever change (transports facing
+transports): the engine would roll for ever, the calculator stops.
+
+Not modelled: Low Luck, submarine withdrawal, casualties a player names instead of his order
+of loss, and a retreat chosen by any rule other than the two above. Attacking subs always
+strike first (the engine lets the attacker choose).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from adjudicator.battle.errors import InvalidValue, UnknownField, WrongType
+from adjudicator.battle.reading import read_battle
+from adjudicator.battle.setup import BattleSetup
+from adjudicator.odds.chain import Ending, RetreatPolicy, absorbed, by_rounds
+from adjudicator.odds.report import Odds, odds_to_json, render_odds, summarise
+from adjudicator.odds.rounds import RoundChain
+
+__all__ = [
+    "Ending",
+    "Odds",
+    "RetreatPolicy",
+    "RoundChain",
+    "exact_odds",
+    "odds",
+    "odds_json",
+    "read_odds_request",
+    "render_odds",
+]
+
+FLOAT_PRUNE = 1e-17
+"""Outcomes of one side's roll less likely than this are dropped (floats only)."""
+FLOOR = 1e-16
+"""Paths of a battle less likely than this are not followed (floats only)."""
+SETTLED_BELOW = 1e-13
+"""The round-by-round pass stops when less than this is still in play (floats only)."""
+
+
+def _policy(value: object) -> RetreatPolicy:
+    if value is None:
+        return RetreatPolicy()
+    if not isinstance(value, Mapping):
+        raise WrongType("retreat", f"expected an object, got {type(value).__name__}")
+    keys = set(value)
+    extra = sorted(keys - {"attackers_at_most", "after_round"})
+    if extra:
+        raise UnknownField(f"retreat.{extra[0]}", 'expected "attackers_at_most" or "after_round"')
+    if len(keys) != 1:
+        raise InvalidValue("retreat", 'give exactly one of "attackers_at_most" and "after_round"')
+    key = next(iter(keys))
+    n = value[key]
+    least = 1 if key == "after_round" else 0
+    if not isinstance(n, int) or isinstance(n, bool) or n < least:
+        raise InvalidValue(f"retreat.{key}", f"expected a whole number >= {least}, got {n!r}")
+    if key == "after_round":
+        return RetreatPolicy(after_round=n)
+    return RetreatPolicy(attackers_at_most=n)
+
+
+def read_odds_request(document: object) -> tuple[BattleSetup, RetreatPolicy]:
+    """The battle and retreat policy a document asks the odds of; raises a
+    :class:`~adjudicator.battle.errors.BattleInputError` naming the bad field."""
+    if not isinstance(document, Mapping):
+        raise WrongType("(document)", f"expected an object, got {type(document).__name__}")
+    body = dict(document)
+    policy = _policy(body.pop("retreat", None))
+    if body.get("rounds"):
+        raise InvalidValue(
+            "rounds", "the odds are for a battle not yet rolled: leave the rounds out"
+        )
+    body.pop("rounds", None)
+    return read_battle(body).setup, policy
+
+
+def odds(document: Mapping[str, object]) -> Odds[float]:
+    """The odds of the battle ``document`` describes, in floats."""
+    setup, policy = read_odds_request(document)
+    chain: RoundChain[float] = RoundChain(setup, lambda a, b: a / b, FLOAT_PRUNE)
+    return summarise(chain, by_rounds(chain, policy, tolerance=SETTLED_BELOW, floor=FLOOR))
+
+
+def exact_odds(document: Mapping[str, object]) -> Odds[Fraction]:
+    """The same odds in exact fractions (no round distribution unless a round limit ends
+    the battle): for checking the float path on small battles."""
+    setup, policy = read_odds_request(document)
+    chain: RoundChain[Fraction] = RoundChain(setup, Fraction)
+    return summarise(chain, absorbed(chain, policy))
+
+
+def odds_json(document: Mapping[str, object]) -> dict[str, object]:
+    """The version-1 output object for ``document``."""
+    setup, _ = read_odds_request(document)
+    return odds_to_json(odds(document), land=setup.is_land)
