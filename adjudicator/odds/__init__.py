@@ -13,7 +13,11 @@ optionally when the attacker retreats::
     "retreat": {"attackers_at_most": N}   # after a round that leaves him N units or fewer
     "retreat": {"after_round": K}          # after round K
 
-(never in an amphibious assault or with no_retreat: those fight to the end).
+(never in an amphibious assault or with no_retreat: those fight to the end), and
+``"low_luck": true`` (or 1) for TripleA's Low Luck: each volley's powers added up, the
+quotient by 6 hits for sure and one die is thrown for the remainder (the main rolls with
+submarines' hits apart, the AA shots, the support shots and the subs' first strike each a
+volley of their own).
 
 Output, version 1::
 
@@ -31,7 +35,7 @@ Output, version 1::
 each round. A stalemate is a state neither side can ever change (transports facing
 transports): the engine would roll for ever, the calculator stops.
 
-Not modelled: Low Luck, submarine withdrawal, casualties a player names instead of his order
+Not modelled: submarine withdrawal, casualties a player names instead of his order
 of loss, and a retreat chosen by any rule other than the two above. Attacking subs always
 strike first (the engine lets the attacker choose).
 """
@@ -39,6 +43,7 @@ strike first (the engine lets the attacker choose).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 
 from adjudicator.battle.errors import InvalidValue, UnknownField, WrongType
@@ -89,37 +94,56 @@ def _policy(value: object) -> RetreatPolicy:
     return RetreatPolicy(attackers_at_most=n)
 
 
-def read_odds_request(document: object) -> tuple[BattleSetup, RetreatPolicy]:
-    """The battle and retreat policy a document asks the odds of; raises a
+def _flag(value: object) -> bool:
+    if value is None:
+        return False
+    if value in (True, False, 0, 1) and isinstance(value, bool | int):
+        return bool(value)
+    raise InvalidValue("low_luck", f"expected true, false, 0 or 1, got {value!r}")
+
+
+@dataclass(frozen=True)
+class OddsRequest:
+    """What a document asks the odds of: the battle, the retreat policy, the dice rule."""
+
+    setup: BattleSetup
+    policy: RetreatPolicy
+    low_luck: bool
+
+
+def read_odds_request(document: object) -> OddsRequest:
+    """The battle, retreat policy and dice rule a document asks the odds of; raises a
     :class:`~adjudicator.battle.errors.BattleInputError` naming the bad field."""
     if not isinstance(document, Mapping):
         raise WrongType("(document)", f"expected an object, got {type(document).__name__}")
     body = dict(document)
     policy = _policy(body.pop("retreat", None))
+    lucky = _flag(body.pop("low_luck", None))
     if body.get("rounds"):
         raise InvalidValue(
             "rounds", "the odds are for a battle not yet rolled: leave the rounds out"
         )
     body.pop("rounds", None)
-    return read_battle(body).setup, policy
+    return OddsRequest(read_battle(body).setup, policy, lucky)
 
 
 def odds(document: Mapping[str, object]) -> Odds[float]:
     """The odds of the battle ``document`` describes, in floats."""
-    setup, policy = read_odds_request(document)
-    chain: RoundChain[float] = RoundChain(setup, lambda a, b: a / b, FLOAT_PRUNE)
-    return summarise(chain, by_rounds(chain, policy, tolerance=SETTLED_BELOW, floor=FLOOR))
+    asked = read_odds_request(document)
+    chain: RoundChain[float] = RoundChain(
+        asked.setup, lambda a, b: a / b, FLOAT_PRUNE, low_luck=asked.low_luck
+    )
+    return summarise(chain, by_rounds(chain, asked.policy, tolerance=SETTLED_BELOW, floor=FLOOR))
 
 
 def exact_odds(document: Mapping[str, object]) -> Odds[Fraction]:
     """The same odds in exact fractions (no round distribution unless a round limit ends
     the battle): for checking the float path on small battles."""
-    setup, policy = read_odds_request(document)
-    chain: RoundChain[Fraction] = RoundChain(setup, Fraction)
-    return summarise(chain, absorbed(chain, policy))
+    asked = read_odds_request(document)
+    chain: RoundChain[Fraction] = RoundChain(asked.setup, Fraction, low_luck=asked.low_luck)
+    return summarise(chain, absorbed(chain, asked.policy))
 
 
 def odds_json(document: Mapping[str, object]) -> dict[str, object]:
     """The version-1 output object for ``document``."""
-    setup, _ = read_odds_request(document)
-    return odds_to_json(odds(document), land=setup.is_land)
+    return odds_to_json(odds(document), land=read_odds_request(document).setup.is_land)

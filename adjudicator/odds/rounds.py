@@ -51,6 +51,17 @@ def binomial(dice: int, value: int, ratio: Callable[[int, int], Prob]) -> dict[i
     return {k: comb(dice, k) * p**k * q ** (dice - k) for k in range(dice + 1)}
 
 
+def low_luck(power: int, ratio: Callable[[int, int], Prob]) -> dict[int, Prob]:
+    """Hits of a Low Luck volley of total ``power`` (TripleA rule book, "Low Luck vs. Dice":
+    "all of the attacker's units have their attack powers added together. The total is then
+    divided by the dice sides (6), and if there is any remainder it is rolled for"): the
+    quotient for sure, one more on a die at or under the remainder."""
+    sure, remainder = divmod(max(0, power), SIDES)
+    if remainder == 0:
+        return {sure: ratio(1, 1)}
+    return {sure: ratio(SIDES - remainder, SIDES), sure + 1: ratio(remainder, SIDES)}
+
+
 def convolve(a: Hits[Prob], b: Hits[Prob]) -> Hits[Prob]:
     """The hits of two independent volleys together."""
     out: Hits[Prob] = {}
@@ -82,9 +93,17 @@ class RoundChain(Generic[Prob]):
     """
 
     def __init__(
-        self, setup: BattleSetup, ratio: Callable[[int, int], Prob], prune: float = 0.0
+        self,
+        setup: BattleSetup,
+        ratio: Callable[[int, int], Prob],
+        prune: float = 0.0,
+        *,
+        low_luck: bool = False,
     ) -> None:
         self.setup = setup
+        self.low_luck = low_luck
+        """Every volley by Low Luck: a side's powers added, a die for the remainder only
+        (submarines' hits, AA shots and support shots each a volley of their own)."""
         self.ratio: Callable[[int, int], Prob] = ratio
         self.zero: Prob = ratio(0, 1)
         self.one: Prob = ratio(1, 1)
@@ -118,23 +137,38 @@ class RoundChain(Generic[Prob]):
         """The units an id stands for."""
         return self._units[ident]
 
+    def volley(self, dice: int, value: int) -> dict[int, Prob]:
+        """Hits of ``dice`` dice at ``value``: one die each, or by Low Luck."""
+        if self.low_luck:
+            return low_luck(dice * max(0, min(value, SIDES)), self.ratio)
+        return binomial(dice, value, self.ratio)
+
     def hits(self, side: Side, units: Units, *, skip_subs: bool = False) -> Hits[Prob]:
         """The hits of ``side``'s main roll: one die per unit (an attacking heavy bomber
-        three), each hitting at the unit's value; subs' hits restricted."""
+        three), each hitting at the unit's value; subs' hits restricted (by Low Luck, the
+        subs' powers and the others' each added up)."""
         key = (side, units, skip_subs)
         found = self._hits.get(key)
         if found is not None:
             return found
         total: Hits[Prob] = {(0, 0): self.one}
+        powers = {True: 0, False: 0}
         for unit, count in units:
             if unit is U.SUB and skip_subs:
                 continue
             stats = self.setup.profile(side, unit)
             value = (stats.attack if side is Side.ATTACKER else stats.defence) or 0
             dice = count * (stats.attack_dice if side is Side.ATTACKER else 1)
+            if self.low_luck:
+                powers[unit is U.SUB] += dice * max(0, min(value, SIDES))
+                continue
             dist = binomial(dice, value, self.ratio)
             part: Hits[Prob] = {((k, 0) if unit is U.SUB else (0, k)): p for k, p in dist.items()}
             total = convolve(total, part)
+        if self.low_luck:
+            subs = {(k, 0): p for k, p in low_luck(powers[True], self.ratio).items()}
+            others = {(0, k): p for k, p in low_luck(powers[False], self.ratio).items()}
+            total = convolve(subs, others)
         self._hits[key] = total
         return total
 
@@ -193,7 +227,7 @@ class RoundChain(Generic[Prob]):
         if not subs:
             return {d0: self.one}
         value = self.setup.profile(Side.ATTACKER, U.SUB).attack or 0
-        struck = {(k, 0): p for k, p in binomial(subs, value, self.ratio).items()}
+        struck = {(k, 0): p for k, p in self.volley(subs, value).items()}
         return self._left(d0, self._defender_order(a1), struck)
 
     def later(self, a0: int, d0: int) -> Mixture[Prob]:
@@ -222,13 +256,12 @@ class RoundChain(Generic[Prob]):
         shots: dict[int, Prob] = {a0: self.one}
         if setup.is_land and setup.defender.count(U.AA) and aircraft:
             shots = {}
-            for k, p in binomial(aircraft, AA_HITS_ON, self.ratio).items():
+            for k, p in self.volley(aircraft, AA_HITS_ON).items():
                 lost = aa_casualties(setup.attacking, k, self._orders[0])
                 a1 = self.intern(setup.attacking.minus(lost))
                 shots[a1] = shots.get(a1, self.zero) + p
         support: Hits[Prob] = {
-            (0, k): p
-            for k, p in binomial(setup.bombarding, SUPPORT_SHOT_HITS_ON, self.ratio).items()
+            (0, k): p for k, p in self.volley(setup.bombarding, SUPPORT_SHOT_HITS_ON).items()
         }
         parts = []
         for a1, p in shots.items():

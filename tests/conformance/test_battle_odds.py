@@ -6,7 +6,10 @@ from __future__ import annotations
 from fractions import Fraction as F
 from typing import Any
 
+import pytest
+
 from adjudicator.odds import exact_odds, odds_json
+from adjudicator.units import UnitType
 
 
 def battle(kind: str, attacker: dict[str, int], defender: dict[str, int], **kw: Any) -> Any:
@@ -83,3 +86,53 @@ class TestNavalCombatSequence:
         assert {"TRN": 1} not in [s["units"] for s in plain["survivors"]["defender"]]
         assert {"TRN": 1} in [s["units"] for s in stuck["survivors"]["defender"]]
         assert {"SUB": 1} not in [s["units"] for s in stuck["survivors"]["defender"]]
+
+
+class TestLowLuck:
+    """TripleA rule book, "Low Luck vs. Dice": "all of the attacker's units have their attack
+    powers added together. The total is then divided by the dice sides (6), and if there is
+    any remainder it is rolled for. The defender does the same with the defense powers of
+    all their units." """
+
+    def test_the_rule_books_example(self) -> None:
+        """ "Germany using 4 armour to attack Russia, which is defending with 2 infantry plus
+        1 armour ... The total is 12 attack power (4 x 3). This is then divided by 6, giving
+        us 2 hits, and zero remainder." The book's defence, "7 defense power (2x2 + 1x3)",
+        is its own map's armour (defending at 3); in Classic armour defends at 2, so Russia
+        has 6 power: exactly 1 hit. Round 1 leaves Russia 1 ARM and Germany 3 ARM, always.
+        Round 2: 9 power is at least 1 hit, so Russia's armour dies; its 2 power is a die at
+        2. Germany always wins, in two rounds, with 3 ARM 2/3 and 2 ARM 1/3."""
+        doc = battle("land", {"ARM": 4}, {"INF": 2, "ARM": 1}, low_luck=True)
+        found = exact_odds(doc)
+        assert (found.attacker_wins, found.defender_wins, found.draw) == (1, 0, 0)
+        left = {units.count(UnitType.ARM): p for units, p in found.attacker_survivors}
+        assert left == {3: F(2, 3), 2: F(1, 3)}
+        assert [r["round"] for r in odds_json(doc)["rounds"]] == [2]
+
+    def test_the_rule_books_defence_with_a_remainder(self) -> None:
+        """The book's second half, "7 defense power ... giving us 1 hit, and 1 remainder.
+        Russia now rolls 1 die at 1": with 3 INF and 1 ARM defending (3x2 + 1x2 = 8 power, 1
+        hit and a die at 2), round 1 costs Germany 1 ARM, or 2 one time in 3."""
+        doc = battle(
+            "land", {"ARM": 4}, {"INF": 3, "ARM": 1}, low_luck=True, retreat={"after_round": 1}
+        )
+        found = exact_odds(doc)
+        left = {units.count(UnitType.ARM): p for units, p in found.retreating}
+        assert left == {3: F(2, 3), 2: F(1, 3)}
+
+    def test_a_remainder_is_one_die(self) -> None:
+        """1 INF v 1 INF by Low Luck is the same as by dice: 1 power and 2 power, one die
+        each."""
+        lucky = battle("land", {"INF": 1}, {"INF": 1}, low_luck=1)
+        assert outcome(lucky) == (F(1, 4), F(5, 8), F(1, 8))
+
+    def test_a_sure_hit_needs_no_die(self) -> None:
+        """6 INF attacking (6 power: exactly 1 hit) 1 INF (2 power: a die at 2): the
+        defender always dies in round 1 and takes an infantry with it 1 time in 3."""
+        found = exact_odds(battle("land", {"INF": 6}, {"INF": 1}, low_luck=True))
+        assert (found.attacker_wins, found.defender_wins, found.draw) == (1, 0, 0)
+        assert found.attacker_ipc_lost == F(1, 3) * 3
+
+    def test_a_low_luck_flag_must_be_a_flag(self) -> None:
+        with pytest.raises(ValueError, match="low_luck"):
+            exact_odds(battle("land", {"INF": 1}, {"INF": 1}, low_luck="yes"))
