@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Flask
 
+from adjudicator.rulings.clock import TurnClock
 from dice_server.config import TEMPLATES_DIR, instance_path, load_config
 from dice_server.db import make_engine, make_sessions
 from dice_server.keys import load_keys
@@ -31,6 +32,7 @@ from dice_server.web import (
     health,
     luck,
     minister,
+    odds,
     public,
     roller,
     security,
@@ -73,6 +75,20 @@ def register_services(app: Flask) -> None:
             max_bytes=int(app.config["MAIL_MAX_BYTES"]),
             require_dkim=bool(app.config.get("MAIL_REQUIRE_DKIM")),
         ),
+        turn_clock=turn_clock(app.config),
+    )
+
+
+def turn_clock(config: Mapping[str, Any]) -> TurnClock:
+    """The turn clock's settings (seconds; PBEM_* variables arrive as text)."""
+
+    def seconds(name: str) -> timedelta:
+        return timedelta(seconds=float(config[name]))
+
+    return TurnClock(
+        after=seconds("TURN_REMINDER_AFTER"),
+        every=seconds("TURN_REMINDER_EVERY"),
+        forfeit_after=seconds("FORFEIT_AFTER"),
     )
 
 
@@ -105,6 +121,7 @@ def register_blueprints(app: Flask) -> None:
         minister.bp,
         triplea_pages.bp,
         luck.bp,
+        odds.bp,
     ):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)

@@ -442,3 +442,23 @@ class BidCommitment(Base):
     total: Mapped[int] = mapped_column(Integer)
     details: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TurnReminder(Base):
+    """A turn-clock mail sent (dice_server.services.reminders): the ``reminder``-th reminder
+    to the player to move (``"1"``, ``"2"``, ...), or ``"forfeit-line"`` (both players told a
+    forfeit may be requested), in the wait that began at ``waiting_since`` (the ledger
+    ``at`` the silence is counted from). The key is unique and the row is written in the
+    outbox row's transaction: a second scheduler, or a run after a crash, finds it and sends
+    nothing."""
+
+    __tablename__ = "turn_reminders"
+    __table_args__ = (UniqueConstraint("game_number", "waiting_since", "reminder"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_number: Mapped[int] = mapped_column(ForeignKey("games.number"))
+    waiting_since: Mapped[str] = mapped_column(String(32))
+    reminder: Mapped[str] = mapped_column(String(16))
+    power: Mapped[str] = mapped_column(String(32))
+    message_id: Mapped[str] = mapped_column(String(255))
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -33,6 +33,8 @@ DEADLINES_JOB = "deadlines"
 DEADLINES_INTERVAL_SECONDS = 600
 CHALLENGES_JOB = "challenges"
 CHALLENGES_INTERVAL_SECONDS = 600
+REMINDERS_JOB = "reminders"
+REMINDERS_INTERVAL_SECONDS = 300
 
 _courier: Courier | None = None
 
@@ -87,6 +89,14 @@ def challenges_job() -> None:
     _run("challenges", expire_challenges, "challenge(s) expired")
 
 
+def reminders_job() -> None:
+    """Remind the players to move who have been silent too long, and tell both players of a
+    game whose forfeit line has passed (the turn clock; each mail once a wait)."""
+    from dice_server.services.reminders import send_reminders
+
+    _run("reminders", send_reminders, "turn reminder(s) queued")
+
+
 def build(app: Flask) -> BlockingScheduler:
     global _courier
     _courier = Courier.from_config(app.extensions["pbem"], app.config, Path(app.instance_path))
@@ -102,6 +112,7 @@ def build(app: Flask) -> BlockingScheduler:
         (deadlines_job, DEADLINES_JOB, DEADLINES_INTERVAL_SECONDS, 600),
         (inbox_job, INBOX_JOB, INBOX_INTERVAL_SECONDS, 60),
         (challenges_job, CHALLENGES_JOB, CHALLENGES_INTERVAL_SECONDS, 600),
+        (reminders_job, REMINDERS_JOB, REMINDERS_INTERVAL_SECONDS, 300),
     )
     for job, name, seconds, grace in jobs:
         scheduler.add_job(

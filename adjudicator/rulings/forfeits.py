@@ -86,26 +86,40 @@ def owing(entries: Sequence[Written], players: Mapping[str, str], to_move: Power
     return Owing(debtor, max(last.get(side, created) for side in _SIDES))
 
 
-def forfeit_request(requester: str, due: Owing, absent: str, now: datetime) -> Permission:
+def forfeit_request(
+    requester: str, due: Owing, absent: str, now: datetime, wait: timedelta = WAIT
+) -> Permission:
     """Whether ``requester`` (a side) may request that his opponent forfeit at ``now``,
     ``due`` being who owes the move and ``absent`` his address; a refusal says from when a
-    request becomes possible."""
+    request becomes possible. ``wait`` is the rule's 5 days (a league's ``FORFEIT_AFTER``
+    may set another line)."""
     if due.side == requester:
         return Permission.refused(
             "the next move is yours: a forfeit may be requested only of a player who has not "
             "sent his turn (IAAPA Forfeits)"
         )
-    possible = due.silent_since + WAIT
+    possible = due.silent_since + wait
+    within = _span(wait)
     if now < possible:
         return Permission.refused(
             f"{absent} has been silent only since {due.silent_since:%Y-%m-%d %H:%M} UTC: a "
-            f"forfeit may be requested once he has not sent his turn within 5 days, from "
+            f"forfeit may be requested once he has not sent his turn within {within}, from "
             f"{possible:%Y-%m-%d %H:%M} UTC (IAAPA Forfeits)"
         )
     return Permission.granted(
-        f"{absent} has sent no turn since {due.silent_since:%Y-%m-%d %H:%M} UTC, 5 days or "
+        f"{absent} has sent no turn since {due.silent_since:%Y-%m-%d %H:%M} UTC, {within} or "
         "more: a forfeit may be requested (IAAPA Forfeits)"
     )
+
+
+def _span(wait: timedelta) -> str:
+    """``5 days``, ``36 hours``, ``90 seconds``: the wait as the refusal says it."""
+    seconds = int(wait.total_seconds())
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds} second{'' if seconds == 1 else 's'}"
 
 
 def deadline_missed(

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from adjudicator.rulings.clock import TurnClock
 from dice_server.keys import InstanceKeys
 
 
@@ -89,3 +90,6 @@ class ServiceContext:
     entry_limit: EntryLimit = field(default_factory=EntryLimit)
     mail: MailTemplates = field(default_factory=NoMailTemplates)
     inbound: InboundPolicy = field(default_factory=InboundPolicy)
+    turn_clock: TurnClock = field(default_factory=TurnClock)
+    """When the player to move is reminded, and the forfeit line (``TURN_REMINDER_AFTER``,
+    ``TURN_REMINDER_EVERY``, ``FORFEIT_AFTER``)."""

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudicator.rulings.forfeits import Owing, Written, forfeit_request, owing
+from adjudicator.rulings.forfeits import WAIT, Owing, Written, forfeit_request, owing
 from adjudicator.rulings.record import power_named
 from dice_server.errors import Conflict, Forbidden
 from dice_server.models import Game, GameTurn, LedgerEntry, Member
@@ -69,8 +69,11 @@ def due(session: Session, game: Game) -> Due:
     return Due(found, sides[found.side])
 
 
-def check_request(session: Session, game: Game, requester_id: int, now: datetime) -> None:
-    """Refuse a forfeit request that the rule does not allow yet, saying when it will."""
+def check_request(
+    session: Session, game: Game, requester_id: int, now: datetime, wait: timedelta = WAIT
+) -> None:
+    """Refuse a forfeit request that the rule does not allow yet, saying when it will;
+    ``wait`` is the league's forfeit line (``FORFEIT_AFTER``, the rule's 5 days)."""
     if requester_id not in (game.axis_id, game.allies_id):
         raise Forbidden(
             f"only a player of game {game.number} may request that his opponent forfeit"
@@ -79,7 +82,7 @@ def check_request(session: Session, game: Game, requester_id: int, now: datetime
         raise Conflict(f"game {game.number} is {game.status}: there is nothing to forfeit")
     found = due(session, game)
     requester = "axis" if requester_id == game.axis_id else "allies"
-    permission = forfeit_request(requester, found.owing, found.email, now)
+    permission = forfeit_request(requester, found.owing, found.email, now, wait)
     if not permission.allowed:
         raise Conflict(permission.reason)
 

@@ -39,7 +39,9 @@ def send_note(
         if note.topic == "forfeit-request":
             from dice_server.services.forfeits import check_request
 
-            check_request(session, session.get_one(Game, number), actor.id, ctx.clock())
+            game = session.get_one(Game, number)
+            wait = ctx.turn_clock.forfeit_after
+            check_request(session, game, actor.id, ctx.clock(), wait)
 
     return record(
         ctx,

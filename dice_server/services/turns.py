@@ -50,6 +50,7 @@ from dice_server.services.positions import (
     new_turn_row,
     position_text,
 )
+from dice_server.services.reminders import clock_json
 
 MAX_TURN = 50_000
 """Characters of one turn email (a long post-combat turn with a full map is ~5,000)."""
@@ -392,9 +393,11 @@ def _apply(plan: Plan, seq: int) -> None:
 def game_position(
     ctx: ServiceContext, number: int, viewer: Member | None, *, at: int | None = None
 ) -> dict[str, Any]:
-    """``{"position": <position JSON>, "turn": {"round", "power", "phase"}}`` for the game's
-    players, mentor and ministers (``viewer`` None: the operator, on the command line).
-    With ``at``, the position as the ledger alone rebuilds it after entry ``at``."""
+    """``{"position": <position JSON>, "turn": {"round", "power", "phase"}, "clock":
+    {"waiting_for", "since", "reminded"}}`` for the game's players, mentor and ministers
+    (``viewer`` None: the operator, on the command line); the clock is None once the game
+    has ended (dice_server.services.reminders). With ``at``, the position as the ledger
+    alone rebuilds it after entry ``at`` (the clock is still the present's)."""
     with reading(ctx.sessions) as session:
         game = session.get(Game, number)
         if game is None:
@@ -412,15 +415,24 @@ def game_position(
                 .order_by(LedgerEntry.seq)
             ).scalars()
             kept = rebuild(json.loads(b) for b in bodies)
-            return {"position": dump_json(kept.position), "turn": kept.state.json()}
+            return {
+                "position": dump_json(kept.position),
+                "turn": kept.state.json(),
+                "clock": clock_json(session, game),
+            }
         row = session.get(GameTurn, number)
         if row is None:
             position = genesis_position(_entry_data(session, number, 1) or {})
             state = TurnState(position.round, power_label(position.to_move), PRE_COMBAT)
-            return {"position": dump_json(position), "turn": state.json()}
+            return {
+                "position": dump_json(position),
+                "turn": state.json(),
+                "clock": clock_json(session, game),
+            }
         return {
             "position": json.loads(row.position),
             "turn": TurnState(row.round, row.power, row.phase).json(),
+            "clock": clock_json(session, game),
         }
 
 

@@ -29,6 +29,7 @@ from dice_server.services.games import check_participant
 from dice_server.services.outbox import mail_states
 from dice_server.services.paging import PAGE_ENTRIES, Pager, read_page
 from dice_server.services.positions import PRE_COMBAT, genesis_position
+from dice_server.services.reminders import GameClock, read_clock
 from dice_server.services.timeline import (
     TimelineEntry,
     TurnBlock,
@@ -69,6 +70,13 @@ class GameSummary:
     """``Axis`` or ``Allies``: the side of the power to move."""
     last_at: str | None
     """When the newest ledger entry was stamped."""
+    clock: GameClock | None = None
+    """Whom an active game waits for and since when (the turn clock)."""
+
+    @property
+    def waiting_since(self) -> str:
+        """When the clock started, as the pages stamp times ("" without a clock)."""
+        return self.clock.json()["since"] if self.clock is not None else ""
 
     @property
     def my_move(self) -> bool:
@@ -95,7 +103,9 @@ def _side(power: str) -> str:
     return "Axis" if found is not None and found.alliance is Alliance.AXIS else "Allies"
 
 
-def _summary(game: Game, member: Member, turn: TurnState, last_at: str | None) -> GameSummary:
+def _summary(
+    game: Game, member: Member, turn: TurnState, last_at: str | None, clock: GameClock | None
+) -> GameSummary:
     return GameSummary(
         number=game.number,
         axis=_person(game.axis),
@@ -109,7 +119,12 @@ def _summary(game: Game, member: Member, turn: TurnState, last_at: str | None) -
         mover=_person(game.axis if _side(turn.power) == "Axis" else game.allies),
         mover_side=_side(turn.power),
         last_at=last_at,
+        clock=clock,
     )
+
+
+def _clock(session: Session, game: Game) -> GameClock | None:
+    return read_clock(session, game) if game.status == "active" else None
 
 
 def _start(session: Session, number: int) -> Position:
@@ -142,7 +157,7 @@ def _last_at(session: Session, game: Game) -> str | None:
 def summary_of(session: Session, game: Game, member: Member) -> GameSummary:
     """The game as ``member`` sees it at the top of its pages."""
     turn = _turn(session, game.number, session.get(GameTurn, game.number))
-    return _summary(game, member, turn, _last_at(session, game))
+    return _summary(game, member, turn, _last_at(session, game), _clock(session, game))
 
 
 def _games_query() -> Any:
@@ -184,6 +199,7 @@ def games_for(ctx: ServiceContext, member: Member) -> list[GameSummary]:
                 member,
                 _turn(session, game.number, turns.get(game.number)),
                 last.get(game.number),
+                _clock(session, game),
             )
             for game in games
         ]

@@ -28,6 +28,7 @@ from dice_server.services.games import export_ledger
 from dice_server.services.keys import published_keys
 from dice_server.services.luck import game_luck, member_luck
 from dice_server.services.members import member_by_token
+from dice_server.services.odds import battle_odds
 from dice_server.services.ratings import ratings_document
 from dice_server.services.rolls import write
 from dice_server.services.rulings import decide
@@ -120,6 +121,14 @@ def get_position(number: int) -> Response:
 @bp.get("/games/<int:number>/battles")
 def get_battles(number: int) -> Response:
     return jsonify(current_battles(service_context(), number, authenticated()))
+
+
+@bp.post("/odds")
+def post_odds() -> Response:
+    """The exact odds of a battle before it is rolled, for anyone logged in: the body is
+    the battle document of `pbem battle odds`, bounded (dice_server.services.odds)."""
+    authenticated()
+    return jsonify(battle_odds(json_body()))
 
 
 @bp.get("/games/<int:number>/ledger")

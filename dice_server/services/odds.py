@@ -1,0 +1,147 @@
+"""The odds calculator as a service (issue 18, point 2): the exact chances of a battle before
+it is rolled, for anyone logged in, from the JSON API and the calculator page alike.
+
+The rules engine (:mod:`adjudicator.odds`) follows every outcome of every round, so its cost
+grows about as the fourth power of the units in play: a member could otherwise ask for a
+battle that keeps a worker busy for minutes. A request is therefore bounded before the engine
+sees it, by the units a side brings (every unit listed counts, AA guns and complexes too):
+
+* :data:`MAX_LAND_UNITS` (30) a side in a land battle. The slowest 30-a-side battles timed
+  on the server (evenly matched: 15 ARM and 15 FTR against 29 INF and an AA gun) take 0.6 s;
+  35 a side took 1.0 s, 40 a side 2.2 s and 60 a side over 5 s.
+* :data:`MAX_SEA_UNITS` (20) a side in a sea battle, where carriers, fighters, submarines
+  and transports make the slowest battles about twice as slow as on land: 0.45 s at 20 a
+  side (10 SUB and 10 FTR against 6 AC, 6 FTR and 8 BB), 0.9 s at 25, 1.5 s at 30.
+
+Every answer thus stays well under the two seconds a page may take. The limits are of the
+engine's speed on this machine, not of the rules: raise them when the engine gets faster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.boards import classic
+from adjudicator.odds import odds_json
+from dice_server.errors import InvalidRequest, NotFound
+from dice_server.models import Member
+from dice_server.requests import check_fields, field_error
+from dice_server.services import ServiceContext
+from dice_server.services.battles import current_battles
+
+MAX_LAND_UNITS = 30
+"""The most units a side may bring to a land battle whose odds are asked."""
+MAX_SEA_UNITS = 20
+"""The most units a side may bring to a sea battle whose odds are asked."""
+
+ODDS_FIELDS = {
+    "version",
+    "kind",
+    "amphibious",
+    "attacker",
+    "defender",
+    "order_of_loss",
+    "loaded",
+    "technologies",
+    "no_retreat",
+    "name",
+    "retreat",
+    "low_luck",
+}
+"""What an odds request may hold: a battle document of :mod:`adjudicator.battle` without its
+rounds, the attacker's retreat policy and ``low_luck`` (0 or 1) (:mod:`adjudicator.odds`).
+A Low Luck volley has two outcomes where dice have one per die, so the limits timed on dice
+hold for it."""
+
+SIDES = ("attacker", "defender")
+SEA_UNITS = frozenset({"SUB", "TRN", "AC", "BB"})
+
+
+def _units_brought(value: object) -> int:
+    """The units a side lists (an upper bound whatever else is wrong with the list: the
+    engine names the fault of a list that is not a map of counts)."""
+    if not isinstance(value, Mapping):
+        return 0
+    return sum(count for count in value.values() if type(count) is int and count > 0)
+
+
+def check_size(payload: Mapping[str, Any]) -> None:
+    """Refuse a battle too large to work out while the member waits (the limits above)."""
+    sea = str(payload.get("kind", "")).strip().lower() == "sea"
+    limit, where = (MAX_SEA_UNITS, "a sea battle") if sea else (MAX_LAND_UNITS, "a land battle")
+    for side in SIDES:
+        brought = _units_brought(payload.get(side))
+        if brought > limit:
+            raise field_error(
+                side,
+                f"{brought} units; the calculator works out {where} of at most {limit} "
+                f"units a side: leave out units that cannot change the result, or ask "
+                f"for a smaller battle",
+            )
+
+
+def battle_odds(payload: Any) -> dict[str, Any]:
+    """The odds of the battle ``payload`` describes (the input and output of
+    :func:`adjudicator.odds.odds_json`); :class:`InvalidRequest` naming the field when the
+    request is not an object, has a field the format does not define, is too large
+    (:func:`check_size`) or is one the engine cannot read."""
+    fields = check_fields(payload, ODDS_FIELDS, set())
+    check_size(fields)
+    try:
+        return odds_json(fields)
+    except ValueError as exc:
+        raise InvalidRequest(str(exc), field=getattr(exc, "field", None)) from None
+
+
+def battlefield(territory: object, declared: Mapping[str, Mapping[str, int]]) -> str:
+    """The battle's kind, "sea" or "land": the board's word on the territory, else what the
+    defender's units say (only a sea zone holds submarines, transports, carriers and
+    battleships)."""
+    try:
+        return "sea" if classic().territory(str(territory)).is_sea else "land"
+    except (LookupError, ValueError):
+        return "sea" if SEA_UNITS & set(declared.get("defender", {})) else "land"
+
+
+def declared_battle_document(
+    ctx: ServiceContext, number: int, battle_number: int, viewer: Member
+) -> dict[str, Any]:
+    """The odds request for declared battle ``battle_number`` of game ``number``'s current
+    turn: its declared units and the orders of loss in force (for the game's players, its
+    mentor and the Minister of Law, as the battles they read).
+
+    A land battle the attacker brings a battleship or transport to is an amphibious assault
+    (IAAPA Amphibious Assaults): the battleships give support shots and the transports,
+    which never fight on land, are left out."""
+    found = next(
+        (b for b in current_battles(ctx, number, viewer) if b["number"] == battle_number), None
+    )
+    if found is None:
+        raise NotFound(
+            f"game {number} has no declared battle #{battle_number} in the current turn: "
+            "pick one from the game page's battle list",
+            "battle",
+        )
+    declared = found["declared"]
+    kind = battlefield(found.get("territory"), declared)
+    attacker = {str(u): int(n) for u, n in declared.get("attacker", {}).items()}
+    defender = {str(u): int(n) for u, n in declared.get("defender", {}).items()}
+    amphibious = kind == "land" and bool({"BB", "TRN"} & set(attacker))
+    orders = {s: list(found["orders_of_loss"][s]) for s in SIDES if s in found["orders_of_loss"]}
+    if kind == "land":
+        attacker.pop("TRN", None)
+        if "attacker" in orders:
+            orders["attacker"] = [u for u in orders["attacker"] if u != "TRN"]
+    document: dict[str, Any] = {
+        "version": 1,
+        "kind": kind,
+        "amphibious": int(amphibious),
+        "attacker": attacker,
+        "defender": defender,
+    }
+    if found.get("territory"):
+        document["name"] = f"#{battle_number} {found['territory']}"
+    if orders := {side: order for side, order in orders.items() if order}:
+        document["order_of_loss"] = orders
+    return document

@@ -1,0 +1,80 @@
+"""The turn clock (adjudicator.rulings.clock) under IAAPA Forfeits and Annulments, Forfeits:
+which reminder a silent player is owed, on facts given as values."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from adjudicator.rulings.clock import (
+    FORFEIT_LINE,
+    Reminder,
+    Sent,
+    TurnClock,
+    due_reminder,
+    reminders_sent,
+)
+from adjudicator.rulings.forfeits import WAIT, Owing
+
+WITHIN_5_DAYS = (
+    "If a player has not submitted his turn within 5 days and has not complied with the turn "
+    "submission guidelines then you may initiate a forfeit."
+)
+START = datetime(2026, 11, 21, 12, tzinfo=UTC)
+SILENT = Owing("allies", START)
+CLOCK = TurnClock()
+
+
+def at(days: float) -> datetime:
+    return START + timedelta(days=days)
+
+
+class TestForfeitsWithin5Days:
+    """If a player has not submitted his turn within 5 days and has not complied with the turn
+    submission guidelines then you may initiate a forfeit.
+
+    The player who owes the move is reminded after 3 days of silence and then daily; when
+    the 5 days pass, both players are told once."""
+
+    def test_the_rule_is_quoted(self, rules_text: str) -> None:
+        assert WITHIN_5_DAYS in rules_text
+
+    def test_the_default_forfeit_line_is_the_rules_5_days(self) -> None:
+        assert CLOCK.forfeit_after == WAIT == timedelta(days=5)
+        assert (CLOCK.after, CLOCK.every) == (timedelta(days=3), timedelta(days=1))
+
+    def test_no_reminder_before_3_days(self) -> None:
+        assert due_reminder(SILENT, CLOCK, [], at(3) - timedelta(seconds=1)) is None
+
+    def test_the_first_reminder_after_3_days(self) -> None:
+        assert due_reminder(SILENT, CLOCK, [], at(3)) == Reminder(1)
+
+    def test_one_reminder_a_period(self) -> None:
+        sent = [Sent("1", at(3))]
+        assert due_reminder(SILENT, CLOCK, sent, at(3.5)) is None
+        assert due_reminder(SILENT, CLOCK, sent, at(4)) == Reminder(2)
+
+    def test_a_late_reminder_delays_the_next_by_a_whole_period(self) -> None:
+        sent = [Sent("1", at(3.9))]  # the scheduler was down
+        assert due_reminder(SILENT, CLOCK, sent, at(4)) is None
+        assert due_reminder(SILENT, CLOCK, sent, at(4.9)) == Reminder(2)
+
+    def test_the_forfeit_line_once_at_5_days(self) -> None:
+        sent = [Sent("1", at(3)), Sent("2", at(4))]
+        assert due_reminder(SILENT, CLOCK, sent, at(5) - timedelta(seconds=1)) is None
+        line = due_reminder(SILENT, CLOCK, sent, at(5))
+        assert line == Reminder(None) and line.forfeit_line and line.key == FORFEIT_LINE
+        sent.append(Sent(FORFEIT_LINE, at(5)))
+        assert due_reminder(SILENT, CLOCK, sent, at(5.5)) is None
+        assert due_reminder(SILENT, CLOCK, sent, at(6)) == Reminder(3)
+        assert reminders_sent(sent) == 2
+
+    def test_a_line_shorter_than_the_first_reminder(self) -> None:
+        short = TurnClock(after=timedelta(days=3), forfeit_after=timedelta(days=2))
+        assert due_reminder(SILENT, short, [], at(2)) == Reminder(None)
+        assert due_reminder(SILENT, short, [Sent(FORFEIT_LINE, at(2))], at(3)) == Reminder(1)
+
+    def test_settings_must_be_positive(self) -> None:
+        with pytest.raises(ValueError, match="every must be a positive duration"):
+            TurnClock(every=timedelta(0))
