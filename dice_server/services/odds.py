@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.battle.reading import BATTLE_KEYS
 from adjudicator.boards import classic
 from adjudicator.odds import odds_json
 from dice_server.errors import InvalidRequest, NotFound
@@ -35,20 +36,7 @@ MAX_LAND_UNITS = 30
 MAX_SEA_UNITS = 20
 """The most units a side may bring to a sea battle whose odds are asked."""
 
-ODDS_FIELDS = {
-    "version",
-    "kind",
-    "amphibious",
-    "attacker",
-    "defender",
-    "order_of_loss",
-    "loaded",
-    "technologies",
-    "no_retreat",
-    "name",
-    "retreat",
-    "low_luck",
-}
+ODDS_FIELDS = set(BATTLE_KEYS - {"rounds", "retreat_declared"}) | {"retreat", "low_luck"}
 """What an odds request may hold: a battle document of :mod:`adjudicator.battle` without its
 rounds, the attacker's retreat policy and ``low_luck`` (0 or 1) (:mod:`adjudicator.odds`).
 A Low Luck volley has two outcomes where dice have one per die, so the limits timed on dice
