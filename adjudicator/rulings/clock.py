@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from adjudicator.rulings.away import AwayNotice, silent_for
 from adjudicator.rulings.forfeits import WAIT, Owing
 
 FORFEIT_LINE = "forfeit-line"
@@ -73,16 +74,22 @@ def reminders_sent(sent: Sequence[Sent]) -> int:
 
 
 def due_reminder(
-    due: Owing, clock: TurnClock, sent: Sequence[Sent], now: datetime
+    due: Owing,
+    clock: TurnClock,
+    sent: Sequence[Sent],
+    now: datetime,
+    away: Sequence[AwayNotice] = (),
 ) -> Reminder | None:
     """The reminder owed to the silent player at ``now``, if any, given those already
-    ``sent`` in this wait (since ``due.silent_since``).
+    ``sent`` in this wait (since ``due.silent_since``). His ``away`` notices pause the
+    silence counted (:mod:`adjudicator.rulings.away`): no reminder while he is away, and the
+    forfeit line comes as much later.
 
     The forfeit-line notice comes first, once, when ``forfeit_after`` of silence has passed.
     Reminder n is due after ``after + (n - 1) * every`` of silence, and never sooner than
     ``every`` after the last mail of the wait (a scheduler that was down, or the forfeit-line
     notice, does not make two mails in a row)."""
-    silent = now - due.silent_since
+    silent = silent_for(due.silent_since, now, away)
     keys = {s.key for s in sent}
     if silent >= clock.forfeit_after and FORFEIT_LINE not in keys:
         return Reminder(None)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from adjudicator.powers import Alliance, Power
+from adjudicator.rulings.away import AwayNotice, line_after
 from adjudicator.rulings.model import Permission
 
 WAIT = timedelta(days=5)
@@ -87,24 +88,32 @@ def owing(entries: Sequence[Written], players: Mapping[str, str], to_move: Power
 
 
 def forfeit_request(
-    requester: str, due: Owing, absent: str, now: datetime, wait: timedelta = WAIT
+    requester: str,
+    due: Owing,
+    absent: str,
+    now: datetime,
+    wait: timedelta = WAIT,
+    away: Sequence[AwayNotice] = (),
 ) -> Permission:
     """Whether ``requester`` (a side) may request that his opponent forfeit at ``now``,
     ``due`` being who owes the move and ``absent`` his address; a refusal says from when a
     request becomes possible. ``wait`` is the rule's 5 days (a league's ``FORFEIT_AFTER``
-    may set another line)."""
+    may set another line), pushed back by the absent player's ``away`` notices
+    (:mod:`adjudicator.rulings.away`)."""
     if due.side == requester:
         return Permission.refused(
             "the next move is yours: a forfeit may be requested only of a player who has not "
             "sent his turn (IAAPA Forfeits)"
         )
-    possible = due.silent_since + wait
+    possible = line_after(due.silent_since, wait, away)
     within = _span(wait)
     if now < possible:
+        pushed = possible - (due.silent_since + wait)
+        notice = f", his away notices pushing the line back {_span(pushed)}" if pushed else ""
         return Permission.refused(
             f"{absent} has been silent only since {due.silent_since:%Y-%m-%d %H:%M} UTC: a "
             f"forfeit may be requested once he has not sent his turn within {within}, from "
-            f"{possible:%Y-%m-%d %H:%M} UTC (IAAPA Forfeits)"
+            f"{possible:%Y-%m-%d %H:%M} UTC{notice} (IAAPA Forfeits)"
         )
     return Permission.granted(
         f"{absent} has sent no turn since {due.silent_since:%Y-%m-%d %H:%M} UTC, {within} or "

@@ -6,14 +6,17 @@ note refers to, under the game's lock."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SelectField, TextAreaField
+from wtforms import DateField, HiddenField, IntegerField, SelectField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, NumberRange, Optional
 
+from adjudicator.rulings.away import MAX_AWAY
 from dice_server.jsonbody import shown
 from dice_server.kinds.base import Data, EntryKind
 from dice_server.requests import check_fields, field_error, positive_int, text
@@ -24,11 +27,16 @@ TOPICS = {
     "error-recognition": "an error recognised (Error Correction VII)",
     "void-claim": "a roll made in the wrong game (names its seq)",
     "forfeit-request": "a request that the opponent forfeit",
+    "away": "an away notice: from and until (UTC days) the turn clock pauses",
     "general": "anything else whose timing matters",
 }
 MAX_NOTE = 10000
 #: Notes the Minister of Law is sent a copy of.
 MINISTER_TOPICS = frozenset({"forfeit-request", "error-recognition"})
+AWAY_FIELDS = ("from", "until")
+"""The request fields of an away notice (and of no other topic): its first and last UTC
+days, as ``YYYY-MM-DD``; the entry keeps them as its ``away`` object."""
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 @dataclass(frozen=True)
@@ -36,16 +44,50 @@ class NoteRequest:
     topic: str
     text: str
     ref_seq: int | None
+    away: tuple[date, date] | None = None
+    """An away notice's first and last days (inclusive)."""
 
     def record(self, by: str) -> dict[str, Any]:
         data: dict[str, Any] = {"topic": self.topic, "text": self.text, "by": by}
         if self.ref_seq is not None:
             data["ref_seq"] = self.ref_seq
+        if self.away is not None:
+            first, last = self.away
+            data["away"] = {"from": first.isoformat(), "until": last.isoformat()}
         return data
 
 
+def day(value: Any, field: str) -> date:
+    """A UTC day written ``YYYY-MM-DD``."""
+    if isinstance(value, str) and _DAY.fullmatch(value):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise field_error(field, f"must be a UTC day written YYYY-MM-DD, not {shown(value)}")
+
+
+def read_away(fields: dict[str, Any]) -> tuple[date, date]:
+    """An away notice's days: ``until`` no earlier than ``from``, at most 14 days in all
+    (issue 22). Whether ``until`` is already past depends on the clock: the service checks."""
+    for name in AWAY_FIELDS:
+        if name not in fields:
+            raise field_error(name, "an away notice needs from and until (YYYY-MM-DD, UTC days)")
+    first, last = day(fields["from"], "from"), day(fields["until"], "until")
+    if last < first:
+        raise field_error("until", f"{last} is before from ({first}): give the day you are back")
+    days = (last - first).days + 1
+    if days > MAX_AWAY.days:
+        raise field_error(
+            "until",
+            f"{first} to {last} is {days} days: at most {MAX_AWAY.days} days a notice; post "
+            "another when this one ends",
+        )
+    return first, last
+
+
 def read(payload: Any) -> NoteRequest:
-    fields = check_fields(payload, {"topic", "ref_seq", "text"}, {"topic", "text"})
+    fields = check_fields(payload, {"topic", "ref_seq", "text", *AWAY_FIELDS}, {"topic", "text"})
     topic = fields["topic"]
     if not isinstance(topic, str):
         raise field_error(
@@ -57,7 +99,12 @@ def read(payload: Any) -> NoteRequest:
     ref_seq = positive_int(fields, "ref_seq", 2**31 - 1) if "ref_seq" in fields else None
     if topic == "void-claim" and ref_seq is None:
         raise field_error("ref_seq", "a void-claim names the seq of the roll made in error")
-    return NoteRequest(topic, body, ref_seq)
+    if topic != "away":
+        for name in AWAY_FIELDS:
+            if name in fields:
+                raise field_error(name, "only an away notice has dates; use the topic away")
+        return NoteRequest(topic, body, ref_seq)
+    return NoteRequest(topic, body, ref_seq, read_away(fields))
 
 
 def headline(data: Data) -> str:
@@ -68,6 +115,12 @@ def describe(data: Data) -> list[str]:
     lines = [f"Topic: {data['topic']}"]
     if "ref_seq" in data:
         lines.append(f"Refers to entry #{data['ref_seq']}")
+    away = data.get("away")
+    if isinstance(away, dict):
+        lines.append(
+            f"Away from {away.get('from')} until {away.get('until')} (UTC days, inclusive): "
+            "reminders and the forfeit line pause meanwhile"
+        )
     return [*lines, "", data["text"]]
 
 
@@ -78,12 +131,20 @@ class NoteForm(FlaskForm):
         "Refers to entry # (optional; required for a void-claim)",
         validators=[Optional(), NumberRange(1)],
     )
+    away_from = DateField("Away from (an away notice; a UTC day)", validators=[Optional()])
+    away_until = DateField(
+        "Away until (an away notice; at most 14 days in all)", validators=[Optional()]
+    )
     text = TextAreaField("Text", validators=[DataRequired()])
 
     def payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {"topic": self.topic.data, "text": self.text.data}
         if self.ref_seq.data:
             out["ref_seq"] = self.ref_seq.data
+        if self.away_from.data:
+            out["from"] = self.away_from.data.isoformat()
+        if self.away_until.data:
+            out["until"] = self.away_until.data.isoformat()
         return out
 
 

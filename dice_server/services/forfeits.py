@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudicator.rulings.away import AwayNotice
 from adjudicator.rulings.forfeits import WAIT, Owing, Written, forfeit_request, owing
 from adjudicator.rulings.record import power_named
 from dice_server.errors import Conflict, Forbidden
@@ -36,12 +37,29 @@ def written(body: dict[str, Any]) -> Written:
     return Written(body["kind"], str(body["data"].get("by", "")), entry_time(body["at"]))
 
 
+def away_notice(body: dict[str, Any]) -> AwayNotice | None:
+    """An ``away`` note's days and when it was given (None for any other entry)."""
+    data = body["data"]
+    if body["kind"] != "note" or data.get("topic") != "away":
+        return None
+    days = data.get("away")
+    if not isinstance(days, dict):
+        return None
+    try:
+        first, last = date.fromisoformat(days["from"]), date.fromisoformat(days["until"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return AwayNotice(first, last, entry_time(body["at"]))
+
+
 @dataclass(frozen=True)
 class Due:
-    """Who owes the game its next move (the rule's :class:`Owing`), and his address."""
+    """Who owes the game its next move (the rule's :class:`Owing`), his address, and the
+    away notices he has given in the game (which push his forfeit line back)."""
 
     owing: Owing
     email: str
+    away: tuple[AwayNotice, ...] = ()
 
 
 def players(session: Session, game: Game) -> dict[str, str]:
@@ -54,19 +72,26 @@ def players(session: Session, game: Game) -> dict[str, str]:
 
 def due(session: Session, game: Game) -> Due:
     """The player who owes the next move, read from the game's ledger and its last turn
-    played out (:func:`adjudicator.rulings.forfeits.owing` decides)."""
-    entries = [
-        written(json.loads(body))
+    played out (:func:`adjudicator.rulings.forfeits.owing` decides), with his away notes."""
+    bodies = [
+        json.loads(body)
         for body in session.execute(
             select(LedgerEntry.body)
             .where(LedgerEntry.game_number == game.number)
             .order_by(LedgerEntry.seq)
         ).scalars()
     ]
+    entries = [written(body) for body in bodies]
     turn = session.get(GameTurn, game.number)
     sides = players(session, game)
     found = owing(entries, sides, power_named(turn.power) if turn is not None else None)
-    return Due(found, sides[found.side])
+    email = sides[found.side]
+    away = tuple(
+        notice
+        for body, entry in zip(bodies, entries, strict=True)
+        if entry.by.casefold() == email.casefold() and (notice := away_notice(body)) is not None
+    )
+    return Due(found, email, away)
 
 
 def check_request(
@@ -82,7 +107,7 @@ def check_request(
         raise Conflict(f"game {game.number} is {game.status}: there is nothing to forfeit")
     found = due(session, game)
     requester = "axis" if requester_id == game.axis_id else "allies"
-    permission = forfeit_request(requester, found.owing, found.email, now, wait)
+    permission = forfeit_request(requester, found.owing, found.email, now, wait, found.away)
     if not permission.allowed:
         raise Conflict(permission.reason)
 

@@ -1,13 +1,13 @@
 """The Minister of Law's dashboard: what waits for his decision (forfeit requests, rulings
 the engine proposed), the deadlines he set, the members the rules flag, and every game's
-state. Each decision he takes from it is a signed ``ruling`` entry
-(dice_server.services.rulings)."""
+state, and every active game whose forfeit line has passed. Each decision he takes from it
+is a signed ``ruling`` entry (dice_server.services.rulings)."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +18,7 @@ from dice_server.errors import Forbidden
 from dice_server.models import Game, LedgerEntry, Member
 from dice_server.services import ServiceContext
 from dice_server.services.forfeits import entry_time
+from dice_server.services.reminders import read_clock
 from dice_server.services.views import GameSummary, games_for
 
 REPEATED = 2
@@ -57,11 +58,24 @@ class Flagged:
 
 
 @dataclass(frozen=True)
+class PastLine:
+    """An active game whose forfeit line has passed: whom it waits for (and the power he
+    moves), since when, and when the line passed (pushed back by his away notices)."""
+
+    game: int
+    waiting_for: str
+    power: str
+    since: datetime
+    line: datetime
+
+
+@dataclass(frozen=True)
 class Dashboard:
     waiting: list[Waiting]
     deadlines: list[Deadline]
     flagged: list[Flagged]
     games: list[GameSummary]
+    past_line: list[PastLine] = field(default_factory=list)
 
 
 def _entries(session: Any, kinds: tuple[str, ...]) -> list[tuple[int, dict[str, Any]]]:
@@ -116,7 +130,24 @@ def dashboard(ctx: ServiceContext, viewer: Member) -> Dashboard:
             if body["kind"] == "ruling" and body["data"]["status"] == "forfeit-denied"
         ]
         flagged = _flagged(session)
-    return Dashboard(waiting, deadlines, flagged, games_for(ctx, viewer))
+        past_line = _past_line(ctx, session, now)
+    return Dashboard(waiting, deadlines, flagged, games_for(ctx, viewer), past_line)
+
+
+def _past_line(ctx: ServiceContext, session: Any, now: datetime) -> list[PastLine]:
+    """The active games whose forfeit line (``FORFEIT_AFTER``, the rule's 5 days, after
+    the wait began, pushed back by away notices) has passed at ``now``, longest past first."""
+    wait = ctx.turn_clock.forfeit_after
+    found = []
+    games = session.execute(select(Game).where(Game.status == "active").order_by(Game.number))
+    for game in games.scalars():
+        clock = read_clock(session, game)
+        if clock is None:
+            continue
+        line = clock.forfeit_line(wait)
+        if line <= now:
+            found.append(PastLine(game.number, clock.waiting_for, clock.power, clock.since, line))
+    return sorted(found, key=lambda past: (past.line, past.game))
 
 
 def _flagged(session: Any) -> list[Flagged]:

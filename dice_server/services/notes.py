@@ -5,6 +5,7 @@ timestamped like a roll, as a ``note`` entry."""
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from sqlalchemy import select
@@ -36,6 +37,14 @@ def send_note(
     def check(session: Session, actor: Actor) -> None:
         if note.ref_seq is not None:
             check_reference(session, number, note.ref_seq, note.topic)
+        if note.away is not None:
+            today = ctx.clock().astimezone(UTC).date()
+            if note.away[1] < today:
+                raise field_error(
+                    "until",
+                    f"{note.away[1]} is past (today is {today} UTC): an away notice is for "
+                    "days to come",
+                )
         if note.topic == "forfeit-request":
             from dice_server.services.forfeits import check_request
 

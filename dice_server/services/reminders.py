@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Any
@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.names import power_label
 from adjudicator.powers import Alliance
+from adjudicator.rulings.away import AwayNotice, line_after
 from adjudicator.rulings.clock import Reminder, Sent, due_reminder, reminders_sent
 from adjudicator.rulings.forfeits import Owing
 from adjudicator.rulings.record import power_named
@@ -46,18 +47,24 @@ _SIDE = {"axis": Alliance.AXIS, "allies": Alliance.ALLIES}
 @dataclass(frozen=True)
 class GameClock:
     """An active game's clock: the player who owes the move (his side and address), the
-    power he moves, since when the game has waited for him, and how many reminders he has
-    had in this wait."""
+    power he moves, since when the game has waited for him, how many reminders he has had
+    in this wait, and his away notices (which pause it)."""
 
     owing: Owing
     waiting_for: str
     power: str
     reminded: int
     sent: tuple[Sent, ...] = ()
+    away: tuple[AwayNotice, ...] = ()
 
     @property
     def since(self) -> datetime:
         return self.owing.silent_since
+
+    def forfeit_line(self, wait: timedelta) -> datetime:
+        """When a forfeit may be requested: ``wait`` after :attr:`since`, pushed back by
+        his away notices."""
+        return line_after(self.since, wait, self.away)
 
     @property
     def since_key(self) -> str:
@@ -120,6 +127,7 @@ def read_clock(session: Session, game: Game) -> GameClock | None:
         power=_mover(found.owing.side, _turn_power(session, game)),
         reminded=reminders_sent(sent),
         sent=sent,
+        away=found.away,
     )
 
 
@@ -159,7 +167,7 @@ def _remind(session: Session, ctx: ServiceContext, number: int, now: datetime) -
     clock = read_clock(session, game)
     if clock is None:
         return None
-    reminder = due_reminder(clock.owing, ctx.turn_clock, clock.sent, now)
+    reminder = due_reminder(clock.owing, ctx.turn_clock, clock.sent, now, clock.away)
     if reminder is None:
         return None
     message_id = _message_id(number, clock, reminder, ctx.mail_domain)
@@ -214,7 +222,7 @@ def _days(seconds: float) -> str:
 def _text(
     ctx: ServiceContext, game: Game, clock: GameClock, reminder: Reminder, now: datetime
 ) -> str:
-    line = clock.since + ctx.turn_clock.forfeit_after
+    line = clock.forfeit_line(ctx.turn_clock.forfeit_after)
     since = f"{clock.since:%Y-%m-%d %H:%M} UTC"
     waited = _days((now - clock.since).total_seconds())
     link = ctx.mail.link("games.game", number=game.number)
