@@ -21,17 +21,31 @@ from adjudicator.bids.model import (
     Placements,
 )
 from adjudicator.bids.reading import BidReading, read_details
+from adjudicator.bids.resolution import (
+    CHALLENGE_LIFETIME,
+    DRAW_SIDES,
+    Bidder,
+    axis_by_bid,
+    axis_by_die,
+    draw_rule,
+)
 
 __all__ = [
+    "CHALLENGE_LIFETIME",
+    "DRAW_SIDES",
     "BidCheck",
     "BidCode",
     "BidError",
     "BidFinding",
     "BidItem",
     "BidReading",
+    "Bidder",
     "Finding",
     "Placements",
     "apply_bid",
+    "axis_by_bid",
+    "axis_by_die",
     "check_bid",
+    "draw_rule",
     "read_details",
 ]

@@ -18,14 +18,22 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from adjudicator.bids import BidCheck, BidError, apply_bid, check_bid
+from adjudicator.bids import (
+    CHALLENGE_LIFETIME,
+    BidCheck,
+    Bidder,
+    BidError,
+    apply_bid,
+    axis_by_bid,
+    check_bid,
+)
 from adjudicator.position import Position, initial
 from dice_server.db import writing
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
@@ -39,9 +47,6 @@ from dice_server.services.entries import Actor, Retry, Who, resolve
 from dice_server.services.games import Draw, NewGame, new_game
 from dice_server.services.members import member_by_email
 
-EXPIRY = timedelta(days=14)
-"""IAAPA Game Challenge Time Limitations: "A game challenge will automatically expire after
-a period of 14 days.\""""
 MAX_BID = 999
 MAX_DETAILS = 2000
 MAX_MESSAGE = 4000
@@ -247,7 +252,7 @@ def _issue(
     challenge.challenger_id, challenge.opponent_id = actor.id, opponent.id
     challenge.mentor_id = mentor.id if mentor else None
     challenge.variant = _variant(session, variant_name, now)
-    challenge.created_at, challenge.expires_at = now, now + EXPIRY
+    challenge.created_at, challenge.expires_at = now, now + CHALLENGE_LIFETIME
     session.add(challenge)
     session.flush()
     _commit(session, challenge, actor.id, check.total, challenge.bid_details, now)
@@ -372,18 +377,12 @@ def _accept(
                 "ask the Minister of Law"
             ) from None
 
-    if first.total == reply.total:
-        axis, allies = challenger, opponent
-        draw: Draw | None = Draw(
-            first=challenger,
-            second=opponent,
-            reason=f"equal bids of {first.total} IPCs (IAAPA Bidding)",
-        )
-    else:
-        axis, allies = (
-            (challenger, opponent) if first.total < reply.total else (opponent, challenger)
-        )
-        draw = None
+    lower = axis_by_bid(first.total, reply.total)
+    axis, allies = (opponent, challenger) if lower is Bidder.SECOND else (challenger, opponent)
+    draw = None
+    if lower is None:
+        reason = f"equal bids of {first.total} IPCs (IAAPA Bidding)"
+        draw = Draw(first=challenger, second=opponent, reason=reason)
     spec = NewGame(
         axis=axis,
         allies=allies,

@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from adjudicator.bids import DRAW_SIDES, Bidder, axis_by_die, draw_rule
 from adjudicator.position import Position, dump_json, initial
 from dice_server import dice, ledger
 from dice_server.db import reading, writing
@@ -122,15 +123,16 @@ def new_game(session: Session, ctx: ServiceContext, spec: NewGame) -> SignedEntr
     if spec.draw is not None:
         sealed = dice.open_seed(session, chain)
         assert sealed is not None  # committed just above
-        die = next(dice.stream(ctx.keys.seed_box, sealed, 1))
-        if (die >= 4) == (axis_member.email.casefold() == spec.draw.first.casefold()):
+        die = next(dice.stream(ctx.keys.seed_box, sealed, 1, DRAW_SIDES))
+        winner = spec.draw.first if axis_by_die(die) is Bidder.FIRST else spec.draw.second
+        if axis_member.email.casefold() != winner.casefold():
             axis_member, allies_member = allies_member, axis_member
             game.axis_id, game.allies_id = axis_member.id, allies_member.id
         drawn = {
-            "sides": 6,
+            "sides": DRAW_SIDES,
             "dice": [die],
             "reason": spec.draw.reason,
-            "rule": f"1-3: {spec.draw.first} plays the Axis; 4-6: {spec.draw.second} does",
+            "rule": draw_rule(spec.draw.first, spec.draw.second),
         }
     record: Mapping[str, Any] = {}
     if spec.setup is not None:
