@@ -79,6 +79,14 @@ class GameSummary:
         return self.clock.json()["since"] if self.clock is not None else ""
 
     @property
+    def waiting_for(self) -> Person | None:
+        """The player the clock waits for, by name (None without a clock)."""
+        if self.clock is None:
+            return None
+        address = self.clock.json()["waiting_for"].casefold()
+        return self.axis if self.axis.email.casefold() == address else self.allies
+
+    @property
     def my_move(self) -> bool:
         """The viewer plays the power to move."""
         return self.status == "active" and self.role == self.mover_side
