@@ -46,6 +46,9 @@ class Member(Base):
     confirmed: Mapped[bool] = mapped_column(default=False)
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
+    calendar_token: Mapped[str | None] = mapped_column(String(64), index=True, unique=True)
+    """The secret of the member's calendar link (dice_server.services.calendar): it opens
+    only his games' forfeit lines, so it is kept as it is, to be shown again."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     @property

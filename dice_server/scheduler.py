@@ -34,7 +34,6 @@ DEADLINES_INTERVAL_SECONDS = 600
 CHALLENGES_JOB = "challenges"
 CHALLENGES_INTERVAL_SECONDS = 600
 REMINDERS_JOB = "reminders"
-REMINDERS_INTERVAL_SECONDS = 300
 
 _courier: Courier | None = None
 
@@ -112,7 +111,7 @@ def build(app: Flask) -> BlockingScheduler:
         (deadlines_job, DEADLINES_JOB, DEADLINES_INTERVAL_SECONDS, 600),
         (inbox_job, INBOX_JOB, INBOX_INTERVAL_SECONDS, 60),
         (challenges_job, CHALLENGES_JOB, CHALLENGES_INTERVAL_SECONDS, 600),
-        (reminders_job, REMINDERS_JOB, REMINDERS_INTERVAL_SECONDS, 300),
+        (reminders_job, REMINDERS_JOB, float(app.config["REMINDERS_INTERVAL_SECONDS"]), 300),
     )
     for job, name, seconds, grace in jobs:
         scheduler.add_job(

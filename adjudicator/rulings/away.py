@@ -16,6 +16,7 @@ dated last week); he may still explain his absence to the Minister of Law.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -93,4 +94,50 @@ def line_after(since: datetime, wait: timedelta, notices: Iterable[AwayNotice]) 
     return at + left
 
 
-__all__ = ["MAX_AWAY", "AwayNotice", "away_within", "line_after", "midnight", "silent_for"]
+_PREFIXES = re.compile(r"^\s*(?:(?:re|fwd?|aw|sv)\s*:\s*|\[[^\]]*\]\s*)*", re.IGNORECASE)
+"""Reply and forward prefixes and tags ("Re: [Game 12] ...") before a subject's words."""
+_AWAY = re.compile(r"away\b", re.IGNORECASE)
+_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+AWAY_SUBJECT = "Away 2026-12-01 to 2026-12-10, or Away until 2026-12-10"
+"""How a player writes an away notice in a mail's subject (UTC days, inclusive)."""
+
+
+class UnreadAway(ValueError):
+    """A subject that starts with "Away" but whose days cannot be read."""
+
+
+def away_subject(subject: str, today: date) -> tuple[date, date] | None:
+    """The days of the away notice a mail's subject gives (its first word, after any
+    ``Re:`` and ``[Game n]``, is "Away"): two ``YYYY-MM-DD`` days, from and until, or one,
+    until, counted from ``today``. None when the subject is not an away notice; raises
+    :class:`UnreadAway`, saying how to write it, when its days cannot be read. Whether
+    they are allowed (14 days at most, not past) is the note's own check."""
+    words = _PREFIXES.sub("", subject, count=1)
+    if not _AWAY.match(words):
+        return None
+    found = _DAY.findall(words)
+    try:
+        days = [date(int(y), int(m), int(d)) for y, m, d in found]
+    except ValueError as exc:
+        raise UnreadAway(f"{exc} in the subject {subject!r}: write {AWAY_SUBJECT}") from None
+    if len(days) == 1:
+        return today, days[0]
+    if len(days) == 2:
+        return days[0], days[1]
+    raise UnreadAway(
+        f"an away notice needs its days (UTC, YYYY-MM-DD) in the subject: write {AWAY_SUBJECT}"
+        f" (the subject {subject!r} has {len(days)})"
+    )
+
+
+__all__ = [
+    "AWAY_SUBJECT",
+    "MAX_AWAY",
+    "AwayNotice",
+    "UnreadAway",
+    "away_subject",
+    "away_within",
+    "line_after",
+    "midnight",
+    "silent_for",
+]

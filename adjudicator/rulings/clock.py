@@ -86,9 +86,10 @@ def due_reminder(
     forfeit line comes as much later.
 
     The forfeit-line notice comes first, once, when ``forfeit_after`` of silence has passed.
-    Reminder n is due after ``after + (n - 1) * every`` of silence, and never sooner than
-    ``every`` after the last mail of the wait (a scheduler that was down, or the forfeit-line
-    notice, does not make two mails in a row)."""
+    Reminder n is due after ``after + (n - 1) * every`` of silence, never sooner than
+    ``after`` after he was last heard from (a note of his, :attr:`Owing.heard_since`), and
+    never sooner than ``every`` after the last mail of the wait (a scheduler that was down,
+    or the forfeit-line notice, does not make two mails in a row)."""
     silent = silent_for(due.silent_since, now, away)
     keys = {s.key for s in sent}
     if silent >= clock.forfeit_after and FORFEIT_LINE not in keys:
@@ -96,6 +97,8 @@ def due_reminder(
     number = reminders_sent(sent) + 1
     if silent < clock.after + (number - 1) * clock.every:
         return None
+    if silent_for(due.heard_since, now, away) < clock.after:
+        return None  # he wrote in this wait (a note): as much silence again before a reminder
     if sent and now < max(s.at for s in sent) + clock.every:
         return None
     return Reminder(number)

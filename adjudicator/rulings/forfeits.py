@@ -42,19 +42,37 @@ class Written:
     kind: str
     by: str
     at: datetime
+    topic: str = ""
+    """A note's topic (``""`` for any other entry)."""
 
     @property
     def is_turn(self) -> bool:
         """Whether the entry is (part of) a turn: a note is not."""
         return self.kind in MOVES
 
+    @property
+    def is_heard(self) -> bool:
+        """Whether the entry shows its writer at the game, for the reminders: anything he
+        writes but an away notice, which pauses the clock for its own length instead."""
+        return not (self.kind == "note" and self.topic == "away")
+
 
 @dataclass(frozen=True)
 class Owing:
-    """The side that owes the game its next move, and since when it has sent no turn."""
+    """The side that owes the game its next move, since when it has sent no turn (the
+    forfeit line counts from this: "has not submitted his turn within 5 days"), and when it
+    was last heard from in this wait (a note of its player counts: he is reminded only
+    after as much silence again, but a note is not a turn and does not move the line)."""
 
     side: str
     silent_since: datetime
+    heard: datetime | None = None
+
+    @property
+    def heard_since(self) -> datetime:
+        """When the player who owes the move last acted in the game in this wait: his
+        latest entry of any kind, or the wait's start."""
+        return self.heard if self.heard is not None else self.silent_since
 
 
 def _other(side: str) -> str:
@@ -84,7 +102,16 @@ def owing(entries: Sequence[Written], players: Mapping[str, str], to_move: Power
         debtor = _other(max(_SIDES, key=lambda side: last.get(side, created)))
     else:
         debtor = "allies"
-    return Owing(debtor, max(last.get(side, created) for side in _SIDES))
+    since = max(last.get(side, created) for side in _SIDES)
+    heard = max(
+        (
+            e.at
+            for e in entries
+            if e.is_heard and e.at > since and by_address.get(e.by.casefold()) == debtor
+        ),
+        default=None,
+    )
+    return Owing(debtor, since, heard)
 
 
 def forfeit_request(

@@ -34,7 +34,9 @@ def entry_time(at: str) -> datetime:
 
 def written(body: dict[str, Any]) -> Written:
     """A ledger entry's body as the forfeit rule reads it."""
-    return Written(body["kind"], str(body["data"].get("by", "")), entry_time(body["at"]))
+    data = body["data"]
+    topic = str(data.get("topic", "")) if body["kind"] == "note" else ""
+    return Written(body["kind"], str(data.get("by", "")), entry_time(body["at"]), topic)
 
 
 def away_notice(body: dict[str, Any]) -> AwayNotice | None:

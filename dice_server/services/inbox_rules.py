@@ -7,13 +7,15 @@ quarantine, and writes what became of it with its answers."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import UTC
 from email.utils import parseaddr
 
 from sqlalchemy.orm import Session
 
-from adjudicator.notation.messages import read_message
+from adjudicator.notation.messages import NOTE, read_message
+from adjudicator.rulings.away import UnreadAway, away_subject
 from dice_server.db import reading
-from dice_server.errors import ServiceError
+from dice_server.errors import InvalidRequest, ServiceError
 from dice_server.kinds.note import MAX_NOTE
 from dice_server.ledger import SignedEntry
 from dice_server.mail.addresses import GameRecipient, read_address
@@ -217,7 +219,7 @@ def _record(
                 ctx, member_id, target.game, text, reading_.turn, retry=retry, also=also
             )
         else:
-            payload = {"topic": reading_.kind, "text": _note_text(inbound)}
+            payload = _note_payload(ctx, inbound, reading_.kind)
             retry = Retry(key, fingerprint("MAIL", f"note/{target.game}", payload))
             entry = send_note(ctx, member_id, target.game, payload, retry=retry, also=also)
     except ServiceError as exc:
@@ -228,6 +230,21 @@ def _record(
     # Nothing written when a retry found the entry recorded before (by another receiver,
     # or before a crash): the message is marked and its receipt sent now.
     return written[0] if written else recorded(entry)
+
+
+def _note_payload(ctx: ServiceContext, inbound: Inbound, kind: str) -> dict[str, str]:
+    """The note a message that is not a turn records: of the topic the engine read, or an
+    away notice when its subject says "Away" with its days (:func:`away_subject`)."""
+    payload = {"topic": kind, "text": _note_text(inbound)}
+    if kind != NOTE:
+        return payload
+    try:
+        days = away_subject(inbound.subject or "", ctx.clock().astimezone(UTC).date())
+    except UnreadAway as exc:
+        raise InvalidRequest(str(exc)) from None
+    if days is not None:
+        payload.update(topic="away", **{"from": days[0].isoformat(), "until": days[1].isoformat()})
+    return payload
 
 
 def _note_text(inbound: Inbound) -> str:

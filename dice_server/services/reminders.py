@@ -70,13 +70,19 @@ class GameClock:
     def since_key(self) -> str:
         return self.since.strftime(SINCE_FORMAT)
 
-    def json(self) -> dict[str, Any]:
-        """``{"waiting_for", "since", "reminded"}`` as the position API shows it."""
-        return {
+    def json(self, wait: timedelta | None = None) -> dict[str, Any]:
+        """``{"waiting_for", "since", "reminded"}`` as the position API shows it: ``since``
+        is when he last acted in the game (a turn, a roll, or a note of his in this wait);
+        with the league's forfeit ``wait``, also ``"forfeit_line"`` (which a note does not
+        move: it counts from his last turn, pushed back by away notices)."""
+        shown = {
             "waiting_for": self.waiting_for,
-            "since": self.since.astimezone(UTC).strftime(API_TIME),
+            "since": self.owing.heard_since.astimezone(UTC).strftime(API_TIME),
             "reminded": self.reminded,
         }
+        if wait is not None:
+            shown["forfeit_line"] = self.forfeit_line(wait).astimezone(UTC).strftime(API_TIME)
+        return shown
 
 
 def _aware(at: datetime) -> datetime:
@@ -131,10 +137,11 @@ def read_clock(session: Session, game: Game) -> GameClock | None:
     )
 
 
-def clock_json(session: Session, game: Game) -> dict[str, Any] | None:
-    """The position API's ``"clock"``: None for a game that is not active."""
+def clock_json(session: Session, game: Game, wait: timedelta) -> dict[str, Any] | None:
+    """The position API's ``"clock"`` (``wait``: the league's ``FORFEIT_AFTER``): None for
+    a game that is not active."""
     clock = read_clock(session, game) if game.status == "active" else None
-    return clock.json() if clock is not None else None
+    return clock.json(wait) if clock is not None else None
 
 
 def send_reminders(ctx: ServiceContext) -> list[str]:

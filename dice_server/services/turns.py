@@ -394,10 +394,10 @@ def game_position(
     ctx: ServiceContext, number: int, viewer: Member | None, *, at: int | None = None
 ) -> dict[str, Any]:
     """``{"position": <position JSON>, "turn": {"round", "power", "phase"}, "clock":
-    {"waiting_for", "since", "reminded"}}`` for the game's players, mentor and ministers
-    (``viewer`` None: the operator, on the command line); the clock is None once the game
-    has ended (dice_server.services.reminders). With ``at``, the position as the ledger
-    alone rebuilds it after entry ``at`` (the clock is still the present's)."""
+    {"waiting_for", "since", "reminded", "forfeit_line"}}`` for the game's players, mentor
+    and ministers (``viewer`` None: the operator, on the command line); the clock is None
+    once the game has ended (dice_server.services.reminders). With ``at``, the position as
+    the ledger alone rebuilds it after entry ``at`` (the clock is still the present's)."""
     with reading(ctx.sessions) as session:
         game = session.get(Game, number)
         if game is None:
@@ -418,7 +418,7 @@ def game_position(
             return {
                 "position": dump_json(kept.position),
                 "turn": kept.state.json(),
-                "clock": clock_json(session, game),
+                "clock": clock_json(session, game, ctx.turn_clock.forfeit_after),
             }
         row = session.get(GameTurn, number)
         if row is None:
@@ -427,12 +427,12 @@ def game_position(
             return {
                 "position": dump_json(position),
                 "turn": state.json(),
-                "clock": clock_json(session, game),
+                "clock": clock_json(session, game, ctx.turn_clock.forfeit_after),
             }
         return {
             "position": json.loads(row.position),
             "turn": TurnState(row.round, row.power, row.phase).json(),
-            "clock": clock_json(session, game),
+            "clock": clock_json(session, game, ctx.turn_clock.forfeit_after),
         }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, request, url_for
 from flask_login import current_user
 
 from dice_server.db import reading
@@ -14,6 +14,7 @@ from dice_server.kinds import BY_API_PATH
 from dice_server.ledger import SignedEntry
 from dice_server.models import Member
 from dice_server.services.battles import current_battles
+from dice_server.services.calendar import calendar_token, read_renew
 from dice_server.services.challenge_views import challenge_view, my_challenges, open_challenges
 from dice_server.services.challenges import (
     accept_challenge,
@@ -147,6 +148,19 @@ def get_luck(number: int) -> Response:
 def get_my_luck() -> Response:
     """My battle dice against the odds over every game I played."""
     return jsonify(member_luck(service_context(), authenticated()))
+
+
+@bp.post("/members/me/calendar")
+def post_my_calendar() -> Response:
+    """My calendar link (the forfeit lines of my games), made on first use; with
+    ``{"renew": true}`` a new one, the old link closed."""
+    token, payload, _retry = posted()
+    renew = read_renew(payload)
+    ctx = service_context()
+    with reading(ctx.sessions) as session:
+        member = member_by_token(session, token.token)
+    secret = calendar_token(ctx, member.id, renew=renew)
+    return jsonify({"url": url_for("public.calendar", token=secret, _external=True)})
 
 
 @bp.post("/challenges")

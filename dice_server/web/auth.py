@@ -13,6 +13,7 @@ from wtforms.validators import DataRequired, EqualTo
 from dice_server.errors import ServiceError, TooManyRequests
 from dice_server.models import Member
 from dice_server.services import accounts
+from dice_server.services.calendar import calendar_token
 from dice_server.web.context import service_context
 from dice_server.web.extensions import login_manager
 from dice_server.web.pages import LinkForm, Page, field_error, me
@@ -205,12 +206,17 @@ def account() -> Page:
     action = ActionForm()
     grant = GrantForm()
     new_token = None
+    calendar = member.calendar_token
     status = 200
     what = request.form.get("action")
     if what != "grant" and action.validate_on_submit():
         try:
             if what == "token":
                 new_token = accounts.regenerate_token(service_context(), member.id)
+            elif what in ("calendar", "calendar-renew"):
+                calendar = calendar_token(service_context(), member.id, renew=what != "calendar")
+                if what == "calendar-renew":
+                    flash("Your calendar has a new link: the old one no longer opens.")
             elif what == "resend":
                 accounts.resend_confirmation(service_context(), member.id)
                 flash(f"A new confirmation link is on its way to {member.email}.")
@@ -227,6 +233,12 @@ def account() -> Page:
             status = exc.status
         else:
             flash(f"{granted.email} is now a Minister of Law.")
+    calendar_url = url_for("public.calendar", token=calendar, _external=True) if calendar else None
     return render_template(
-        "account.html", member=member, action=action, grant=grant, new_token=new_token
+        "account.html",
+        member=member,
+        action=action,
+        grant=grant,
+        new_token=new_token,
+        calendar_url=calendar_url,
     ), status

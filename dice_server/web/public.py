@@ -1,5 +1,6 @@
 """Public pages and downloads: the league's rankings, the standalone verifier players run on
-their own machines, and the pages' stylesheet."""
+their own machines, the pages' stylesheet, and each member's calendar feed (opened by its
+secret link, not by a login: calendar programs cannot log in)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,22 @@ def download_verifier() -> Response:
         source,
         mimetype="text/x-python",
         headers={"Content-Disposition": 'attachment; filename="verifier.py"'},
+    )
+
+
+@bp.get("/calendar/<token>.ics")
+def calendar(token: str) -> Response:
+    """The forfeit lines of the member's active games as an iCalendar feed."""
+    from dice_server.services.calendar import member_calendar
+    from dice_server.web.context import service_context
+
+    return Response(
+        member_calendar(service_context(), token),
+        mimetype="text/calendar",
+        headers={
+            "Content-Disposition": 'inline; filename="pbem-games.ics"',
+            "Cache-Control": "private, max-age=300",
+        },
     )
 
 

@@ -81,7 +81,9 @@ class TestForfeitsWithin5Days:
 
     def test_a_note_is_not_a_turn(self) -> None:
         entries = [made(), Written("note", "allies@example.org", at(3))]
-        assert owing(entries, PLAYERS, None) == Owing("allies", START)
+        due = owing(entries, PLAYERS, None)
+        assert (due.side, due.silent_since) == ("allies", START)  # the line counts from here
+        assert due.heard_since == at(3)  # though he was heard from (the reminders wait)
 
     def test_with_turns_sent_the_power_to_move_decides(self) -> None:
         entries = [

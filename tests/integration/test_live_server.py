@@ -104,7 +104,11 @@ class Live:
 
 
 @pytest.fixture
-def live(tmp_path: Path, reserve_port: Callable[[], int]) -> Iterator[Live]:
+def live(
+    tmp_path: Path, reserve_port: Callable[[], int], request: pytest.FixtureRequest
+) -> Iterator[Live]:
+    """`scripts/serve` in a fresh instance; a test may set more PBEM_* variables through
+    indirect parametrization (``request.param``)."""
     port = reserve_port()
     env = {
         **os.environ,
@@ -116,6 +120,7 @@ def live(tmp_path: Path, reserve_port: Callable[[], int]) -> Iterator[Live]:
         "PBEM_SMTPD_PORT": str(reserve_port()),
         "PBEM_SMTPD_REUSE_PORT": "true",
     }
+    env.update(getattr(request, "param", {}))
     env.pop("PBEM_DATABASE_URL", None)
     log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen(
@@ -402,3 +407,48 @@ def test_a_turn_by_mail_to_the_receiver_scripts_serve_started(live: Live) -> Non
     receipt = wait_for_mail(maildir, "In-Reply-To: <live-turn@players.example>")
     assert f"Subject: Re: [Game {game}] USSR 1" in receipt
     assert "ledger entry #2 (submission)" in receipt.replace("=\n", "")
+
+
+SECONDS_FOR_DAYS = {
+    "PBEM_TURN_REMINDER_AFTER": "2",
+    "PBEM_TURN_REMINDER_EVERY": "2",
+    "PBEM_FORFEIT_AFTER": "5",
+    "PBEM_REMINDERS_INTERVAL_SECONDS": "0.5",
+}
+"""The turn clock of issue 22 with seconds for days: a reminder after 2 s, the line at 5 s."""
+
+
+@pytest.mark.parametrize("live", [SECONDS_FOR_DAYS], indirect=True)
+def test_the_turn_clock_on_a_live_server_with_seconds_for_days(live: Live) -> None:
+    """Issue 22: the scheduler that `scripts/serve` started mails the reminder and then the
+    forfeit line to both players; the forfeit request is refused before the line and taken
+    after it; the calendar link opens the line as an event, over real HTTP."""
+    axis, allies, game = live.game()
+    started = time.monotonic()
+    status, early = live.call(
+        "POST", f"/api/v1/games/{game}/notes", {"topic": "forfeit-request", "text": "?"}, axis
+    )
+    assert status == 409 and "silent only since" in early["error"]
+    maildir = Path(live.env["PBEM_INSTANCE_PATH"]) / "maildir"
+    reminder = wait_for_mail(maildir, f"Subject: [Game {game}] Reminder: USSR to move")
+    assert "To: allies@example.org" in reminder
+    line = wait_for_mail(maildir, f"Subject: [Game {game}] Forfeit may be requested: USSR")
+    assert "To: axis@example.org, allies@example.org" in line
+    assert time.monotonic() - started >= 4  # not before the line (5 s after the game began)
+    status, note = live.call(
+        "POST", f"/api/v1/games/{game}/notes", {"topic": "forfeit-request", "text": "gone"}, axis
+    )
+    assert status == 201, note
+    status, clock = live.call("GET", f"/api/v1/games/{game}/position", token=axis)
+    assert status == 200 and clock["clock"]["waiting_for"] == "allies@example.org"
+    assert clock["clock"]["reminded"] >= 1
+
+    status, link = live.call("POST", "/api/v1/members/me/calendar", {}, allies)
+    assert status == 200 and link["url"].startswith(live.base + "/calendar/")
+    with urllib.request.urlopen(link["url"], timeout=30) as response:
+        assert response.headers.get_content_type() == "text/calendar"
+        feed = response.read().decode()
+    assert feed.startswith("BEGIN:VCALENDAR\r\n") and feed.count("BEGIN:VEVENT") == 1
+    line_at = clock["clock"]["forfeit_line"].replace("-", "").replace(":", "")
+    assert f"DTSTART:{line_at}" in feed
+    assert f"Game {game}: your turn (USSR)\\, forfeit line" in feed

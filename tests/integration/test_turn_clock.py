@@ -118,6 +118,7 @@ def test_the_player_to_move_is_reminded_after_3_days_then_daily_and_both_told_at
         "waiting_for": ALLIES,
         "since": "2026-11-21T12:00:00Z",
         "reminded": 2,
+        "forfeit_line": "2026-11-26T12:00:00Z",
     }
     clock.advance(hours=23, minutes=59)
     assert send_reminders(ctx) == []
@@ -147,6 +148,7 @@ def test_a_turn_restarts_the_clock(
         "waiting_for": ALLIES,
         "since": "2026-11-24T13:00:00Z",
         "reminded": 0,
+        "forfeit_line": "2026-11-29T13:00:00Z",
     }
     clock.advance(days=3, seconds=-1)
     assert send_reminders(league.ctx) == []
@@ -166,6 +168,7 @@ def test_a_roll_restarts_the_clock_for_the_other_player(
         "waiting_for": AXIS,
         "since": "2026-11-23T12:00:00Z",
         "reminded": 0,
+        "forfeit_line": "2026-11-28T12:00:00Z",
     }
     clock.advance(days=2)  # 4 days since the game began, 2 since the roll
     assert send_reminders(league.ctx) == []
@@ -173,6 +176,31 @@ def test_a_roll_restarts_the_clock_for_the_other_player(
     assert len(send_reminders(league.ctx)) == 1
     [mail] = reminders(league.ctx, league.game)
     assert mail.to == [AXIS] and mail.subject == f"[Game {league.game}] Reminder: Axis to move"
+
+
+def test_a_note_of_his_puts_off_the_reminders_but_not_the_forfeit_line(
+    client: FlaskClient, league: League, clock: SteppingClock
+) -> None:
+    """The clock shows when the player to move last acted, a note of his included; a note is
+    not his turn: "If a player has not submitted his turn within 5 days" (IAAPA Forfeits)."""
+    clock.advance(days=2)
+    note = {"topic": "general", "text": "Ill this week; my turn comes by Friday."}
+    assert post(client, league, "notes", note, "allies").status_code == 201
+    assert clock_of(client, league) == {
+        "waiting_for": ALLIES,
+        "since": "2026-11-23T12:00:00Z",
+        "reminded": 0,
+        "forfeit_line": "2026-11-26T12:00:00Z",
+    }
+    clock.advance(days=1)  # 3 days since the game began, 1 since his note
+    assert send_reminders(league.ctx) == []
+    clock.advance(days=2)  # the rule's 5 days: the line holds, and both are told
+    [line] = send_reminders(league.ctx)
+    [mail] = reminders(league.ctx, league.game)
+    assert mail.subject == f"[Game {league.game}] Forfeit may be requested: USSR to move"
+    clock.advance(days=1)  # 3 days since his note: now he is reminded
+    assert len(send_reminders(league.ctx)) == 1
+    assert reminders(league.ctx, league.game)[-1].subject.endswith("Reminder: USSR to move")
 
 
 def test_two_schedulers_at_once_send_one_reminder(league: League, clock: SteppingClock) -> None:

@@ -78,3 +78,30 @@ class TestForfeitsWithin5Days:
     def test_settings_must_be_positive(self) -> None:
         with pytest.raises(ValueError, match="every must be a positive duration"):
             TurnClock(every=timedelta(0))
+
+
+class TestANoteIsHeardButIsNotATurn:
+    """A note of the player who owes the move (he writes that he is ill, or asks a question)
+    shows he is there: he is reminded only after as much silence again. It is not his turn:
+    "If a player has not submitted his turn within 5 days ..." still counts from the wait's
+    start, so the forfeit line does not move (an away notice is what pauses it)."""
+
+    def test_a_note_of_his_is_heard_and_a_note_of_his_opponent_is_not(self) -> None:
+        from adjudicator.rulings.forfeits import Written, owing
+
+        players = {"axis": "axis@example.org", "allies": "allies@example.org"}
+        made = Written("genesis", "", START)
+        his = Written("note", "allies@example.org", at(2))
+        theirs = Written("note", "axis@example.org", at(2.5))
+        due = owing([made, his, theirs], players, None)
+        assert due.silent_since == START and due.heard_since == at(2)
+        assert owing([made, theirs], players, None).heard_since == START
+        away = Written("note", "allies@example.org", at(2), topic="away")
+        assert owing([made, away], players, None).heard_since == START  # paused, not heard
+
+    def test_his_note_puts_the_next_reminder_off_by_a_whole_wait(self) -> None:
+        heard = Owing("allies", START, at(2))
+        assert due_reminder(heard, CLOCK, [], at(3)) is None
+        assert due_reminder(heard, CLOCK, [], at(5) - timedelta(seconds=1)) is None
+        assert due_reminder(heard, CLOCK, [], at(5)) == Reminder(None)  # the line still holds
+        assert due_reminder(heard, CLOCK, [Sent(FORFEIT_LINE, at(5))], at(6)) == Reminder(1)
