@@ -13,6 +13,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -82,6 +83,8 @@ class Game(Base):
     allies_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
     mentor_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"))
     variant: Mapped[str | None] = mapped_column(Text)
+    low_luck: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Battle rounds are thrown by Low Luck (``low-luck-roll`` entries), as its genesis says."""
     status: Mapped[str] = mapped_column(String(16), default="active")
     winner: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -38,11 +38,15 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 FORMAT_VERSION = 1
+VERIFIER_VERSION = 2
+"""This program's version. 2 reads every ledger 1 read, and Low Luck battle rounds
+(``low-luck-roll``), whose sure hits and remainder dice it recomputes; 1 calls them an
+unknown kind."""
 ZERO_HASH = "0" * 64
 MAX_INT = 2**53
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 TIME_PATTERN = re.compile(r"\A\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z\Z")
-ROLL_KINDS = frozenset({"roll", "tech-roll", "bombing-roll", "rocket-roll"})
+ROLL_KINDS = frozenset({"roll", "low-luck-roll", "tech-roll", "bombing-roll", "rocket-roll"})
 SEED_KINDS = frozenset({"genesis", "commitment"})
 KINDS = ROLL_KINDS | SEED_KINDS | {"note", "submission", "ruling", "seed-reveal"}
 
@@ -463,7 +467,10 @@ class LedgerVerifier:
                 self.report.problems.append(f"{where}: roll with no open seed commitment")
             else:
                 open_seed.rolls.append((seq, data))
-            self._check_roll_shape(where, data)
+            if kind == "low-luck-roll":
+                self._check_low_luck(where, data)
+            else:
+                self._check_roll_shape(where, data)
         elif kind == "seed-reveal":
             self._check_reveal(where, data, open_seed)
 
@@ -525,6 +532,68 @@ class LedgerVerifier:
         if groups and grouped != dice:
             self.report.problems.append(f"{where}: the groups' dice are not the entry's dice")
 
+    def _check_low_luck(self, where: str, data: dict[str, Any]) -> None:
+        """A Low Luck round adds up: each group's power is its dice times its number, each
+        volley's power is its groups', its sure hits and remainder are that power divided by
+        the dice's sides, it threw one die exactly when there is a remainder, its hits are
+        the sure ones and its die's, each side's hits are its volleys', and the volleys'
+        dice are the entry's."""
+        sides, dice = data.get("sides"), data.get("dice")
+        groups, volleys, hits = data.get("groups"), data.get("volleys"), data.get("hits")
+        if not (
+            isinstance(sides, int)
+            and sides > 0
+            and isinstance(dice, list)
+            and isinstance(groups, list)
+            and isinstance(volleys, list)
+            and isinstance(hits, dict)
+        ):
+            self.report.problems.append(f"{where}: Low Luck roll without sides, dice and volleys")
+            return
+        if any(not isinstance(d, int) or not 1 <= d <= sides for d in dice):
+            self.report.problems.append(f"{where}: a die is outside 1..{sides}")
+        powers: dict[tuple[Any, Any], int] = {}
+        for index, group in enumerate(groups):
+            try:
+                each = group.get("dice_each", 1)
+                power = group["count"] * each * max(0, min(group["hit_on"], sides))
+                if group.get("power") != power:
+                    self.report.problems.append(
+                        f"{where}: group {index + 1} power is not its dice times its number"
+                    )
+                key = (group["side"], _low_luck_fire(group))
+                powers[key] = powers.get(key, 0) + power
+            except (AttributeError, KeyError, TypeError):
+                self.report.problems.append(f"{where}: group {index + 1} is not a Low Luck group")
+        thrown: list[Any] = []
+        scored = {"attacker": 0, "defender": 0}
+        for index, volley in enumerate(volleys):
+            name = f"{where}: volley {index + 1}"
+            try:
+                power, vdice = volley["power"], volley["dice"]
+                key = (volley["side"], volley["fire"])
+                if powers.pop(key, None) != power:
+                    self.report.problems.append(f"{name} power is not its groups' power")
+                sure, remainder = divmod(power, sides)
+                if (volley["sure"], volley["remainder"]) != (sure, remainder):
+                    self.report.problems.append(f"{name} sure hits and remainder do not divide")
+                if len(vdice) != (1 if remainder else 0):
+                    self.report.problems.append(
+                        f"{name} must throw one die exactly when a remainder is left"
+                    )
+                if volley["hits"] != sure + sum(d <= remainder for d in vdice):
+                    self.report.problems.append(f"{name} hits do not match its sure hits and die")
+                scored[volley["side"]] += volley["hits"]
+                thrown += vdice
+            except (AttributeError, KeyError, TypeError):
+                self.report.problems.append(f"{name} is not a Low Luck volley")
+        if powers:
+            self.report.problems.append(f"{where}: groups whose power no volley fired")
+        if thrown != dice:
+            self.report.problems.append(f"{where}: the volleys' dice are not the entry's dice")
+        if hits != scored:
+            self.report.problems.append(f"{where}: the sides' hits are not their volleys'")
+
     def _finish(self, count: int) -> Report:
         report = self.report
         failed = {aspect for problem in report.problems for aspect in _aspects_of(problem)}
@@ -578,6 +647,16 @@ class LedgerVerifier:
                     f"of entry {seed.seq} recomputed from the revealed seed"
                 )
         return report
+
+
+def _low_luck_fire(group: dict[str, Any]) -> str:
+    """The volley a Low Luck group's power joins (adjudicator.rolls.lowluck): the AA gun's,
+    the support shots', the subs' or the other units'."""
+    if group["unit"] == "AA":
+        return "aa"
+    if group.get("fire") == "bombard":
+        return "bombard"
+    return "subs" if group["unit"] == "SUB" else "units"
 
 
 #: Which summary check a problem's words belong to (the first word of the check's name).
@@ -1374,7 +1453,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="with --mail: entries that never reached the mailbox are warnings, not failures",
     )
+    parser.add_argument(
+        "--version", action="store_true", help="say this program's version and the kinds it reads"
+    )
     args = parser.parse_args(argv)
+    if args.version:
+        kinds = ", ".join(sorted(KINDS))
+        print(f"verifier.py {VERIFIER_VERSION} (ledger format {FORMAT_VERSION}; kinds: {kinds})")
+        return 0
     if args.mail is not None:
         if args.ledger is not None:
             parser.error("give a ledger file or --mail PATH, not both")

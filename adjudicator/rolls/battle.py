@@ -246,6 +246,20 @@ class BattleRoll:
             data["bombard"] = _listed(self._named[2])
         return data
 
+    def listed(self, by: str) -> dict[str, Any]:
+        """The entry data every way of throwing the round shares: the header, the battle,
+        the units as entered and the options (and the bombarding ships, if any)."""
+        data: dict[str, Any] = {
+            **self.header.data(by),
+            "battle": self.battle,
+            "attacker": _listed(self._named[0]),
+            "defender": _listed(self._named[1]),
+            "options": list(self.options),
+        }
+        if self.bombard:
+            data["bombard"] = _listed(self._named[2])
+        return data
+
 
 @functools.lru_cache(maxsize=256)
 def _profile(unit: UnitType, techs: frozenset[Technology]) -> UnitStats:

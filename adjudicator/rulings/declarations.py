@@ -103,7 +103,8 @@ def _recognised(record: GameRecord, rolls: Sequence[Body], precombat: Body) -> i
 def _combat_rolled(turn: LedgerTurn, precombat: Body) -> bool:
     """Whether a combat die of the turn was rolled under this pre-combat turn."""
     return any(
-        e["kind"] in ("roll", "bombing-roll") and e["seq"] > precombat["seq"] for e in turn.entries
+        e["kind"] in ("roll", "low-luck-roll", "bombing-roll") and e["seq"] > precombat["seq"]
+        for e in turn.entries
     )
 
 

@@ -171,6 +171,11 @@ def game() -> None:
     help="The position it starts from (JSON as `pbem position initial` prints; default: "
     "the Classic initial position).",
 )
+@click.option(
+    "--low-luck",
+    is_flag=True,
+    help="Throw the game's battle rounds by Low Luck: the sure hits, and one die for the rest.",
+)
 @refusals
 def game_create(
     axis: str,
@@ -180,6 +185,7 @@ def game_create(
     variant: str | None,
     agreements: tuple[str, ...],
     position_file: Path | None,
+    low_luck: bool,
 ) -> None:
     """Create a game and its genesis entry; prints the game number."""
     from dice_server.services.games import create_game
@@ -194,6 +200,7 @@ def game_create(
         variant=variant,
         agreements=agreements,
         position=position,
+        low_luck=low_luck,
     )
     click.echo(f"game {entry.game_number} created; genesis at {entry.at}", err=True)
     click.echo(str(entry.game_number))

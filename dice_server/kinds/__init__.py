@@ -24,6 +24,7 @@ REGISTRY: Mapping[str, EntryKind] = MappingProxyType(
             game.GENESIS,
             turn.KIND,
             battle.KIND,
+            battle.LOW_LUCK,
             tech.KIND,
             bombing.KIND,
             rocket.KIND,

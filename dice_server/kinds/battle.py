@@ -23,6 +23,7 @@ from adjudicator.rolls import (
     RollRuleError,
     read_roll,
 )
+from adjudicator.rolls.lowluck import LowLuckRoll, volley_lines
 from dice_server.kinds.base import SIDE, Data, EntryKind, thrown
 from dice_server.kinds.forms import HeaderForm, MultiCheckbox, count_field
 from dice_server.requests import (
@@ -135,6 +136,41 @@ class BattleForm(HeaderForm):
 for _unit in FORM_UNITS:
     setattr(BattleForm, f"attacker_{_unit}", count_field(_unit))
     setattr(BattleForm, f"defender_{_unit}", count_field(_unit))
+
+
+def describe_low_luck(data: Data) -> list[str]:
+    """A Low Luck round: the units, then each volley's power, sure hits and remainder die."""
+    lines = [f"{data['country']}, turn {data['turn']}: {data['battle']}, round {data['round']}"]
+    for side in ("attacker", "defender"):
+        units = ", ".join(f"{u['count']} {u['unit']}" for u in data.get(side, []))
+        lines.append(f"{SIDE[side]}: {units or '(none listed)'}")
+    if data.get("bombard"):
+        ships = ", ".join(f"{u['count']} {u['unit']}" for u in data["bombard"])
+        lines.append(f"Support shots: {ships}")
+    if data.get("options"):
+        lines.append(f"Options: {', '.join(data['options'])}")
+    lines.append("Low Luck: each side's power added up, 6 a sure hit, one die for the rest.")
+    hits = data.get("hits", {})
+    return [
+        *lines,
+        *volley_lines(data),
+        f"Hits: attacker {hits.get('attacker')}, defender {hits.get('defender')}",
+    ]
+
+
+def low_luck(request: BattleRoll) -> LowLuckRoll:
+    """The same round, thrown by Low Luck (a game with that option)."""
+    return LowLuckRoll(request)
+
+
+LOW_LUCK = EntryKind(
+    name="low-luck-roll",
+    headline=headline,
+    describe=describe_low_luck,
+    rolls=True,
+)
+"""A battle round of a Low Luck game: written by the same request as a dice round
+(``POST .../rolls``, the roller's battle page), thrown by Low Luck."""
 
 
 KIND = EntryKind(

@@ -60,6 +60,8 @@ class NewGame:
     setup: Setup | None = None
     """The starting position and what else the genesis records, for the member who plays
     the Axis (known only after a draw); when given, it replaces ``start``."""
+    low_luck: bool = False
+    """Battle rounds are thrown by Low Luck (the genesis records ``"low_luck": 1``)."""
 
 
 def create_game(
@@ -72,14 +74,16 @@ def create_game(
     variant: str | None = None,
     agreements: tuple[str, ...] = (),
     position: Any = None,
+    low_luck: bool = False,
 ) -> SignedEntry:
     """Create a game and its genesis entry, which commits to the game's dice seed and names
     the position it starts from (``position``: a position document, for variants and games
-    moved from elsewhere; default: the Classic initial position)."""
+    moved from elsewhere; default: the Classic initial position); with ``low_luck`` its
+    battle rounds are thrown by Low Luck."""
     if number is not None and not 1 <= number <= MAX_GAME_NUMBER:
         raise InvalidRequest(f"number: must be from 1 to {MAX_GAME_NUMBER}", "number")
     start = initial() if position is None else read_position(position)
-    spec = NewGame(axis, allies, number, mentor, variant, agreements, start)
+    spec = NewGame(axis, allies, number, mentor, variant, agreements, start, low_luck=low_luck)
     try:
         with writing(ctx.sessions) as session:
             return new_game(session, ctx, spec)
@@ -110,6 +114,7 @@ def new_game(session: Session, ctx: ServiceContext, spec: NewGame) -> SignedEntr
         allies_id=allies_member.id,
         mentor_id=mentor_member.id if mentor_member else None,
         variant=variant,
+        low_luck=spec.low_luck,
         agreements=[Agreement(position=i, text=text) for i, text in enumerate(clean_agreements, 1)],
     )
     session.add(game)
@@ -153,6 +158,8 @@ def new_game(session: Session, ctx: ServiceContext, spec: NewGame) -> SignedEntr
             data["mentor"] = mentor_member.email
         if variant:
             data["variant"] = variant
+        if spec.low_luck:
+            data["low_luck"] = 1
         return data
 
     return publish(

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from dice_server.db import reading
 from dice_server.dice import SealedSeed
 from dice_server.errors import NotFound
-from dice_server.kinds import REGISTRY, ROLL_KINDS
+from dice_server.kinds import REGISTRY, ROLL_KINDS, battle
 from dice_server.ledger import SignedEntry
-from dice_server.models import GameTurn
+from dice_server.models import Game, GameTurn
 from dice_server.services import ServiceContext
 from dice_server.services.battles import link_roll
 from dice_server.services.entries import Actor, Retry, Who, record, thrower
@@ -36,11 +38,13 @@ def write(
     if read is None:
         raise NotFound(f"there is no roll of kind {kind!r}")
     request = read(payload)
+    if kind == "roll" and _low_luck(ctx, number):
+        kind, request = battle.LOW_LUCK.name, battle.low_luck(request)
     sessions: list[Session] = []
 
     def build(seq: int, seed: SealedSeed | None, member: Actor) -> dict[str, Any]:
         data: dict[str, Any] = request.record(member.email, thrower(ctx, seq, seed))
-        if kind == "roll":
+        if kind in BATTLE_KINDS:
             data.update(link_roll(sessions[0], number, data))
         if kind != "tech-roll":
             started(sessions[0], number, seq)
@@ -56,6 +60,17 @@ def write(
         retry=retry,
         check=lambda session, _actor: sessions.append(session),
     )
+
+
+BATTLE_KINDS = frozenset({battle.KIND.name, battle.LOW_LUCK.name})
+"""The kinds of a battle round: by dice, or by Low Luck in a game with that option."""
+
+
+def _low_luck(ctx: ServiceContext, number: int) -> bool:
+    """Whether game ``number`` throws its battle rounds by Low Luck (fixed at its creation;
+    an unknown game is refused by the write itself)."""
+    with reading(ctx.sessions) as session:
+        return bool(session.execute(select(Game.low_luck).where(Game.number == number)).scalar())
 
 
 def started(session: Session, number: int, seq: int) -> None:
