@@ -99,7 +99,8 @@ def headline(data: Data) -> str:
     return f"{data['country']}: {data['battle']} round {data['round']}"
 
 
-def describe(data: Data) -> list[str]:
+def listed(data: Data) -> list[str]:
+    """A battle round's header and units as entered, whichever way it was thrown."""
     lines = [f"{data['country']}, turn {data['turn']}: {data['battle']}, round {data['round']}"]
     for side in ("attacker", "defender"):
         units = ", ".join(f"{u['count']} {u['unit']}" for u in data.get(side, []))
@@ -109,7 +110,11 @@ def describe(data: Data) -> list[str]:
         lines.append(f"Support shots: {ships}")
     if data.get("options"):
         lines.append(f"Options: {', '.join(data['options'])}")
-    return [*lines, *thrown(data), *reading(data)]
+    return lines
+
+
+def describe(data: Data) -> list[str]:
+    return [*listed(data), *thrown(data), *reading(data)]
 
 
 class BattleForm(HeaderForm):
@@ -140,19 +145,10 @@ for _unit in FORM_UNITS:
 
 def describe_low_luck(data: Data) -> list[str]:
     """A Low Luck round: the units, then each volley's power, sure hits and remainder die."""
-    lines = [f"{data['country']}, turn {data['turn']}: {data['battle']}, round {data['round']}"]
-    for side in ("attacker", "defender"):
-        units = ", ".join(f"{u['count']} {u['unit']}" for u in data.get(side, []))
-        lines.append(f"{SIDE[side]}: {units or '(none listed)'}")
-    if data.get("bombard"):
-        ships = ", ".join(f"{u['count']} {u['unit']}" for u in data["bombard"])
-        lines.append(f"Support shots: {ships}")
-    if data.get("options"):
-        lines.append(f"Options: {', '.join(data['options'])}")
-    lines.append("Low Luck: each side's power added up, 6 a sure hit, one die for the rest.")
     hits = data.get("hits", {})
     return [
-        *lines,
+        *listed(data),
+        "Low Luck: each side's power added up, 6 a sure hit, one die for the rest.",
         *volley_lines(data),
         f"Hits: attacker {hits.get('attacker')}, defender {hits.get('defender')}",
     ]

@@ -7,17 +7,24 @@ to write it, and nothing is recorded."""
 from __future__ import annotations
 
 import smtplib
-from collections.abc import Callable, Iterator
 
 import pytest
 from flask import Flask
 
 from dice_server.services import ServiceContext, inbox
 from dice_server.services.reminders import send_reminders
-from dice_server.smtpd import controller
 from tests.conformance.league_api import on_clock
 from tests.conftest import League, SteppingClock
-from tests.integration.test_turns_by_mail import address, entries, message, queued, text_of
+from tests.integration.test_turns_by_mail import (
+    address,
+    entries,
+    message,
+    queued,
+    smtpd,
+    text_of,
+)
+
+__all__ = ["smtpd"]  # the receiver fixture, shared with the turns by mail
 
 
 @pytest.fixture
@@ -26,18 +33,8 @@ def ctx(app: Flask, clock: SteppingClock) -> ServiceContext:
     return on_clock(app, clock)
 
 
-@pytest.fixture
-def receiver(ctx: ServiceContext, reserve_port: Callable[[], int]) -> Iterator[int]:
-    """``pbem smtpd``'s receiver on a reserved loopback port, serving the test's database."""
-    port = reserve_port()
-    server = controller(ctx, "127.0.0.1", port, 200_000, reuse_port=True)
-    server.start()
-    yield port
-    server.stop()
-
-
 def test_an_away_notice_over_smtp_is_recorded_and_pauses_the_clock(
-    ctx: ServiceContext, league: League, clock: SteppingClock, receiver: int
+    ctx: ServiceContext, league: League, clock: SteppingClock, smtpd: int
 ) -> None:
     to = address(ctx, league, "allies")
     raw = message(
@@ -46,7 +43,7 @@ def test_an_away_notice_over_smtp_is_recorded_and_pauses_the_clock(
         "At a wedding.\n",
         subject="Re: [Game 1] Away 2026-11-22 to 2026-11-24",
     )
-    with smtplib.SMTP("127.0.0.1", receiver, timeout=10) as smtp:
+    with smtplib.SMTP("127.0.0.1", smtpd, timeout=10) as smtp:
         assert smtp.sendmail("allies@example.org", [to], raw) == {}
     note = entries(ctx, league.game)[-1]
     assert (note["kind"], note["data"]["topic"]) == ("note", "away")
