@@ -417,14 +417,28 @@ TECH_EFFECTS: Mapping[Technology, TechEffect] = MappingProxyType(
 )
 
 
+_PROFILES: dict[tuple[UnitType, frozenset[Technology]], UnitStats] = {}
+"""Each unit's numbers with each set of technologies, worked out once (at most 10 units
+times 64 sets)."""
+
+
 def unit_profile(unit: UnitType, technologies: Iterable[Technology] = ()) -> UnitStats:
     """The unit's numbers for a power owning ``technologies`` (a tech works at once).
 
     Technologies never reduce a ``None`` attack or defence to a number: an AA gun with
     rockets still never rolls in battle.
     """
+    techs = technologies if isinstance(technologies, frozenset) else frozenset(technologies)
+    key = (unit, techs)
+    found = _PROFILES.get(key)
+    if found is None:
+        found = _PROFILES[key] = _profile(unit, techs)
+    return found
+
+
+def _profile(unit: UnitType, technologies: frozenset[Technology]) -> UnitStats:
     stats = unit.stats
-    for tech in sorted(set(technologies), key=lambda t: t.value):
+    for tech in sorted(technologies, key=lambda t: t.value):
         effect = TECH_EFFECTS[tech]
         if unit not in effect.units:
             continue

@@ -26,6 +26,9 @@ Key = tuple[str, UnitType]
 STAY = frozenset({UnitType.AA, UnitType.IC})
 """Units that never take part in a combat move (IAAPA AA Guns; complexes never move)."""
 _MOVERS = tuple(u for u in UnitType if u not in STAY)
+CAPTORS = frozenset(u for u in UnitType if u.stats.domain is Domain.LAND and u not in STAY)
+"""The units that take a territory: land units that fight (facts sheet section 8: "Only
+surviving land units capture a territory. Planes alone never do")."""
 
 
 NONE_THERE = (0, 0)
@@ -130,7 +133,7 @@ def _arrive(
     """The attackers of a battle in ``space`` after it, by its result."""
     outcome = result.outcome if result is not None else None
     if walk_in or outcome is CombatOutcome.WALKED_IN:
-        for unit, n in attackers:
+        for unit, n in attackers.counts:
             exp.add(space, unit, n, n)
         return
     if (
@@ -139,11 +142,11 @@ def _arrive(
         and result.survivors
     ):
         where = result.retreat_to or space
-        for unit, n in result.survivors:
+        for unit, n in result.survivors.counts:
             exp.add(where, unit, n, n)
         return
     where = result.retreat_to if result is not None and result.retreat_to else space
-    for unit, n in attackers:
+    for unit, n in attackers.counts:
         lost_on_land = (
             outcome in (CombatOutcome.LOST, CombatOutcome.BOTH_DESTROYED)
             and unit.stats.domain is not Domain.AIR
@@ -164,7 +167,7 @@ def _combat_known(exp: Expectation, position: Position, battles: Turn, turn: Tur
         for sortie in (s for s in plan.sorties if s.site.number == site.number):
             if sortie.place is None:
                 continue
-            for unit, n in sortie.origin.units:
+            for unit, n in sortie.origin.units.counts:
                 exp.take(sortie.place, unit, n)
                 if site.is_sea and unit in CARGO:
                     exp.add(site.space, unit, 0, n)  # aboard, if the transports survive
@@ -187,15 +190,18 @@ def _combat_known(exp: Expectation, position: Position, battles: Turn, turn: Tur
         result = result_for(battle, turn.results, site.space)
         walk_in = battle.kind is BattleKind.WALK_IN
         _arrive(exp, site.space, attackers, result, walk_in)
-        left = result.survivors if result is not None and result.survivors else attackers
-        _outcome(exp, site.space, site.is_sea, result, walk_in, battle.line, _captors(left))
+        left = result.survivors if result is not None and result.survivors.counts else attackers
+        _outcome(exp, site.space, site.is_sea, result, walk_in, battle.line, captors(left))
 
 
-def _captors(left: Units) -> bool:
+def captors(left: Units) -> bool:
     """Whether ``left`` (the survivors written, else every attacker) may hold a land unit:
     only land units take a territory (facts sheet section 8: "Only surviving land units
     capture a territory. Planes alone never do")."""
-    return any(u.stats.domain is Domain.LAND and u not in STAY for u, _ in left)
+    for unit, _ in left.counts:
+        if unit in CAPTORS:
+            return True
+    return False
 
 
 def _outcome(
@@ -232,14 +238,14 @@ def _combat_unknown(exp: Expectation, position: Position, turn: Turn) -> None:
         if result.territory is None:
             continue
         where = result.retreat_to or result.territory
-        for unit, n in result.survivors:
+        for unit, n in result.survivors.counts:
             exp.add(where, unit, n, None)
-        if not result.survivors:
+        if not result.survivors.counts:
             for unit in _MOVERS:
                 exp.add(where, unit, 0, None)
         is_sea = position.board.territories[result.territory].is_sea
-        captors = not result.survivors or _captors(result.survivors)
-        _outcome(exp, result.territory, is_sea, result, False, result.line, captors)
+        taking = not result.survivors.counts or captors(result.survivors)
+        _outcome(exp, result.territory, is_sea, result, False, result.line, taking)
 
 
 def _non_combat(exp: Expectation, position: Position, turn: Turn) -> None:
@@ -247,7 +253,7 @@ def _non_combat(exp: Expectation, position: Position, turn: Turn) -> None:
     for move in turn.moves:
         if move.origin is None:
             continue
-        for unit, n in move.units:
+        for unit, n in move.units.counts:
             exp.take(move.origin, unit, n)
             exp.add(move.destination, unit, n, n)
             exp.moves[(move.origin, unit)].append(move.line)
@@ -261,7 +267,7 @@ def _non_combat(exp: Expectation, position: Position, turn: Turn) -> None:
             exp.moves[(zones[0], UnitType.TRN)].append(move.line)
             exp.moves[(end, UnitType.TRN)].append(move.line)
     for placement in turn.placements:
-        for unit, n in placement.units:
+        for unit, n in placement.units.counts:
             exp.add(placement.place, unit, n, n)
             exp.placed[(placement.place, unit)].append(placement.line)
 

@@ -14,7 +14,7 @@ their origins and not sent twice (:mod:`.origins`), that they can fight and reac
 from __future__ import annotations
 
 from adjudicator.declarations.defenders import check_defenders
-from adjudicator.declarations.findings import Code, info_finding, warning_finding
+from adjudicator.declarations.findings import BY_LINE, Code, info_finding, warning_finding
 from adjudicator.declarations.geometry import Movement, movement_of
 from adjudicator.declarations.landing import check_landing
 from adjudicator.declarations.origins import check_origins
@@ -67,7 +67,7 @@ def check_declarations(
     found.extend(check_landing(plan, movement))
     found.extend(check_defenders(plan, movement))
     found.extend(_support_totals(plan, movement))
-    return tuple(sorted(found, key=lambda f: f.line))
+    return tuple(sorted(found, key=BY_LINE))
 
 
 def read_places(
@@ -99,6 +99,9 @@ def _support_totals(plan: Plan, movement: Movement) -> list[Diagnostic]:
         total = battle.total
         if site.is_sea or total is None or not battle.origins:
             continue
+        attacker = battle.attacker
+        if total.attacker.counts == attacker.counts:
+            continue  # the Total line lists every attacker
         support = sum(
             s.origin.units.count(UnitType.BB)
             for s in plan.sorties
@@ -106,8 +109,7 @@ def _support_totals(plan: Plan, movement: Movement) -> list[Diagnostic]:
             and s.origin.place is not None
             and movement.is_sea(s.origin.place)
         )
-        attacker = battle.attacker
-        if not support or total.attacker == attacker:
+        if not support:
             continue
         if total.attacker != attacker.minus(Units.of({UnitType.BB: support})):
             continue

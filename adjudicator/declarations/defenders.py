@@ -52,7 +52,7 @@ def mismatches(
     listed: Units, present: Units, kind: BattleKind, is_sea: bool, air_attacks: bool
 ) -> list[str]:
     """What is wrong with ``listed`` defenders against those ``present`` (empty: right)."""
-    if listed == present:
+    if listed.counts == present.counts:
         return []
     exact, _ = must_list(kind, is_sea, air_attacks)
     wrong = []
@@ -67,11 +67,13 @@ def mismatches(
 
 def air_attacks(plan: Plan, site: Site) -> bool:
     """Whether planes attack in the battle at ``site``."""
-    return any(
-        s.fighting.count(U.FTR) or s.fighting.count(U.BMB)
-        for s in plan.sorties
-        if s.site.number == site.number
-    )
+    number = site.number
+    for sortie in plan.sorties:
+        if sortie.site.number == number:
+            for unit, _ in sortie.fighting.counts:
+                if unit is U.FTR or unit is U.BMB:
+                    return True
+    return False
 
 
 def check_defenders(plan: Plan, movement: Movement) -> list[Diagnostic]:

@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from adjudicator.declarations.aftermath import NONE_THERE, STAY, Expectation, expect
-from adjudicator.declarations.findings import Code, info_finding, warning_finding
+from adjudicator.declarations.aftermath import NONE_THERE, STAY, Expectation, captors, expect
+from adjudicator.declarations.findings import BY_LINE, Code, info_finding, warning_finding
 from adjudicator.declarations.placement import check_placements
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import Turn
@@ -35,7 +35,6 @@ from adjudicator.powers import Power
 from adjudicator.units import (
     CHART_ORDER,
     NO_UNITS,
-    Domain,
     Technology,
     Units,
     UnitType,
@@ -103,12 +102,12 @@ class Reconciler:
         omitted: list[str] = []
         for space in sorted(set(exp.base) | set(exp.spans) | set(self.listed)):
             listed = self.listed.get(space)
-            if not exp.touched(space):
+            if space not in exp.spans:  # untouched by the orders (:meth:`~Expectation.touched`)
                 start = exp.base.get(space, NO_UNITS)
-                if not has_map or listed == start:
+                if not has_map or (listed is not None and listed.counts == start.counts):
                     continue
                 if listed is None:
-                    if start:
+                    if start.counts:
                         omitted.append(f"{space} ({start})")
                     continue
                 if exp.loose and _could_stay(listed, start):
@@ -255,12 +254,8 @@ class Reconciler:
         listing land units in a territory the mover's side did not hold."""
         taken = dict(self.exp.captured)
         for space, units in final.items():
-            land = any(
-                u.stats.domain is Domain.LAND and u not in (UnitType.AA, UnitType.IC)
-                for u, _ in units
-            )
             if (
-                land
+                captors(units)
                 and space in self.listed
                 and not self.position.board.territories[space].is_sea
                 and not self.position.is_friendly(space, self.power)
@@ -280,7 +275,7 @@ def _spent(
         dice += result.dice or 0
         techs.update(result.technologies)
     bought = [p.units for p in orders.purchases] or [p.units for p in turn.placements]
-    cost = sum(unit_profile(u, techs).cost * n for units in bought for u, n in units)
+    cost = sum(unit_profile(u, techs).cost * n for units in bought for u, n in units.counts)
     return cost + TECH_DIE * dice, frozenset(techs)
 
 
@@ -299,7 +294,7 @@ def apply_post_combat(
     final = rec.units()
     changes: dict[str, dict[Power, Units]] = {}
     for space, units in final.items():
-        if units != exp.base.get(space, NO_UNITS):
+        if units.counts != exp.base.get(space, NO_UNITS).counts:
             changes[space] = copied(position.units_at(space))
             changes[space][mover] = units
     after = position
@@ -398,4 +393,4 @@ def apply_post_combat(
         )
     if mover is position.to_move:
         result = result.next_turn()
-    return PostCombat(mover, result, tuple(sorted(found, key=lambda f: f.line)), exp)
+    return PostCombat(mover, result, tuple(sorted(found, key=BY_LINE)), exp)

@@ -9,6 +9,7 @@ entire battle is null and void and no portion of the results may stand").
 
 from __future__ import annotations
 
+import operator
 from enum import StrEnum
 from functools import partial
 
@@ -151,6 +152,9 @@ def finding(
         severity, rule, message, suggestion, code, line=line, battles=battles, also=also
     )
 
+
+BY_LINE = operator.attrgetter("line")
+"""A finding's line: the order findings are listed in (``sorted(found, key=BY_LINE)``)."""
 
 error_finding = partial(finding, Severity.ERROR)
 warning_finding = partial(finding, Severity.WARNING)

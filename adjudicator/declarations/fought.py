@@ -87,9 +87,9 @@ def _named(turn: Turn) -> frozenset[Key]:
     for move in turn.moves:
         if move.origin is None:
             continue
-        found.update((move.origin, unit) for unit, _ in move.units)
+        found.update((move.origin, unit) for unit, _ in move.units.counts)
         found.add((move.destination, UnitType.AC))
-        if move.transports:
+        if move.transports.counts:
             found.update((place, UnitType.TRN) for place in move.via)
     return frozenset(found)
 
@@ -256,7 +256,7 @@ class _Known:
             if place is None or place not in self.movement.board.territories:
                 continue
             at = self.at(sortie.line)
-            for unit, n in sortie.origin.units:
+            for unit, n in sortie.origin.units.counts:
                 if unit is UnitType.TRN and site.is_sea:
                     self.sea_boats[place] += n
                 else:
@@ -331,21 +331,20 @@ def _unknown(combat: Combat) -> None:
         places.update(ends)
         left = result.survivors
         for unit in SEA_UNITS if is_sea else _TROOPS:
-            count = left.count(unit) if left else None
+            count = left.count(unit) if left.counts else None
             for end in combat.wants(ends, unit) if count != 0 else ():
                 what = f"came there by combat (the result on line {result.line})"
                 item = Engagement(count, what, Code.MOVED_AFTER_COMBAT, Rule.NON_COMBAT)
                 combat.engaged[(end, unit)].append(item)
         for unit in AIR_UNITS:
-            count = left.count(unit) if left else None
+            count = left.count(unit) if left.counts else None
             wanted = combat.wants(ends, unit) if count != 0 else []
             if not wanted:
                 continue
             spent = min(
                 (
                     movement.geometry.air(start, space)
-                    for start, units in position.holdings(power).items()
-                    if units.count(unit)
+                    for start, _ in position.places_with(power, unit)
                 ),
                 default=FAR,
             )

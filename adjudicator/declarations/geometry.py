@@ -21,7 +21,7 @@ per check, never more than two steps deep.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from adjudicator.boards import Board
 from adjudicator.position.model import Position
@@ -124,10 +124,9 @@ class Movement:
             if not all(position.is_friendly(t, power) for t in c.land_territories)
         )
         self._sea: dict[str, dict[str, int]] = {}
-
-    def is_sea(self, space: str) -> bool:
-        """Whether ``space`` is a sea zone."""
-        return space in self.geometry.sea
+        self.is_sea: Callable[[str], bool] = self.geometry.sea.__contains__
+        """Whether a space is a sea zone (the set's own test: the checks ask it of every
+        origin, battle and step)."""
 
     def blocked(self, zone: str) -> bool:
         """Whether enemy units in sea ``zone`` stop a ship entering it."""
@@ -195,7 +194,7 @@ class Movement:
         if self.position.owner(territory) is None:
             return False  # a neutral: land units must stop there
         enemy = self.position.enemy_units(territory, self.power)
-        return all(unit in NEVER_FIGHT for unit, _ in enemy)
+        return all(unit in NEVER_FIGHT for unit, _ in enemy.counts)
 
     def land_distance(self, start: str, end: str, moves: int) -> int:
         """Moves a land unit with ``moves`` needs from land ``start`` to land ``end``."""
@@ -223,19 +222,23 @@ def air_range(unit: UnitType, technologies: Iterable[Technology]) -> int:
     return unit_profile(unit, technologies).movement
 
 
+_AIR = frozenset(u for u in UnitType if u.stats.domain is Domain.AIR)
+_SEA = frozenset(u for u in UnitType if u.stats.domain is Domain.SEA)
+
+
 def can_reach(movement: Movement, unit: UnitType, origin: str, site: str) -> bool:
     """Whether ``unit`` at ``origin`` could reach a battle in ``site`` on its own (no
     transport, no thought of landing): what makes a reading of the orders possible."""
-    stats = unit.stats
-    if stats.domain is Domain.AIR:
+    if unit in _AIR:
         techs = movement.position.technologies_of(movement.power)
         return movement.geometry.air(origin, site) <= air_range(unit, techs)
-    if stats.domain is Domain.SEA:
+    if unit in _SEA:
         return (
             movement.is_sea(origin)
             and movement.is_sea(site)
             and movement.sea_distance(origin, site) <= SHIP_MOVES
         )
-    if unit in (UnitType.AA, UnitType.IC) or movement.is_sea(origin) or movement.is_sea(site):
+    if unit in NEVER_FIGHT or movement.is_sea(origin) or movement.is_sea(site):
         return False
-    return movement.land_distance(origin, site, stats.movement) <= stats.movement
+    moves = unit.stats.movement
+    return movement.land_distance(origin, site, moves) <= moves

@@ -28,6 +28,8 @@ from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import BattleKind
 from adjudicator.units import UnitType
 
+_PLANES = frozenset({UnitType.FTR, UnitType.BMB})
+
 SEARCH_LIMIT = 20_000
 """Steps the carrier search may take; beyond them the landing is given the benefit of the
 doubt (a finding must never be a guess)."""
@@ -75,9 +77,10 @@ class LandingCheck:
             if place is None or place not in self.movement.board.territories:
                 continue
             raid = sortie.site.battle.kind is BattleKind.RAID
-            for unit in (UnitType.BMB,) if raid else (UnitType.FTR, UnitType.BMB):
-                planes = sortie.fighting.count(unit)
-                if not planes or not counts.get((place, unit)):
+            for unit, planes in sortie.fighting.counts:  # FTR before BMB, the chart's order
+                if unit not in _PLANES or (raid and unit is not UnitType.BMB):
+                    continue  # a fighter on a raid: a reach finding says so
+                if not counts.get((place, unit)):
                     continue  # not there: an origin finding says so
                 reach = air_range(unit, self.techs)
                 out = self.geometry.air(place, sortie.site.space)
@@ -300,4 +303,6 @@ def _assign(needing: list[tuple[Flight, list[tuple[int, str]]]], carriers: list[
 
 def check_landing(plan: Plan, movement: Movement) -> list[Diagnostic]:
     """Every finding about the range and landing of the planes in the combat move."""
+    if not any(unit in _PLANES for s in plan.sorties for unit, _ in s.fighting.counts):
+        return []  # no plane flies in the combat move
     return LandingCheck(plan, movement).run()

@@ -35,10 +35,10 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from adjudicator.declarations.aftermath import Expectation, Key
-from adjudicator.declarations.findings import Code, error_finding
+from adjudicator.declarations.findings import BY_LINE, Code, error_finding
 from adjudicator.declarations.flights import FAR_SUGGESTION, LANDING_SUGGESTION, Flights
 from adjudicator.declarations.fought import (
     AIR_UNITS,
@@ -126,6 +126,36 @@ class _Report:
         return found
 
 
+class _Idle:
+    """Units that did not fight in each space, as the moves so far leave them: kept apart
+    from :class:`NonCombatCheck`, so that the flights, which draw on them too, hold no
+    reference back to the check (a cycle only the garbage collector would free)."""
+
+    def __init__(self, start: Mapping[Key, int], sent: Mapping[Key, int]) -> None:
+        self.start = start
+        self.sent = sent
+        self.pool: dict[Key, int] = {}
+
+    def idle(self, space: str, unit: UnitType) -> int:
+        """Units of ``unit`` in ``space`` that did not fight (at most that many)."""
+        key = (space, unit)
+        have = self.pool.get(key)
+        if have is None:
+            have = self.pool[key] = max(0, self.start.get(key, 0) - self.sent.get(key, 0))
+        return have
+
+    def use(self, space: str, unit: UnitType, n: int) -> int:
+        """``n`` ``unit`` leave ``space``: how many of them did not fight."""
+        idle = self.idle(space, unit)
+        used = min(n, idle)
+        self.pool[(space, unit)] = idle - used
+        return used
+
+    def arrive(self, space: str, unit: UnitType, n: int) -> None:
+        """``n`` ``unit`` come to ``space`` by a move: they did not fight."""
+        self.pool[(space, unit)] = self.idle(space, unit) + n
+
+
 class NonCombatCheck:
     """Every non-combat move of one post-combat turn, in the order written."""
 
@@ -137,12 +167,11 @@ class NonCombatCheck:
         self.movement = movement_of(position, power)
         self.board = position.board
         self.start = position.unit_counts(power)
-        self.pool: dict[Key, int] = {}
-        """Units that did not fight in each space, as the moves so far leave them."""
+        self.pools = _Idle(self.start, combat.sent)
         self.named_fought: dict[Key, int] = defaultdict(int)
         """Units that fought already named by a move, from each space."""
         self.found: list[Diagnostic] = []
-        self.flights = Flights(position, power, turn, combat, self)
+        self.flights = Flights(position, power, turn, combat, self.pools)
 
     @functools.cached_property
     def blocked(self) -> frozenset[str]:
@@ -159,25 +188,10 @@ class NonCombatCheck:
 
     # --- units that fought ----------------------------------------------------------------
 
-    def idle(self, space: str, unit: UnitType) -> int:
-        """Units of ``unit`` in ``space`` that did not fight (at most that many)."""
-        key = (space, unit)
-        have = self.pool.get(key)
-        if have is None:
-            have = self.pool[key] = max(0, self.start.get(key, 0) - self.combat.sent.get(key, 0))
-        return have
-
-    def use(self, space: str, unit: UnitType, n: int) -> int:
-        """``n`` ``unit`` leave ``space``: how many of them did not fight."""
-        idle = self.idle(space, unit)
-        used = min(n, idle)
-        self.pool[(space, unit)] = idle - used
-        return used
-
     def take(self, space: str, unit: UnitType, n: int) -> tuple[int, Engagement | None]:
         """``n`` ``unit`` leave ``space``, those that did not fight first: how many of the
         rest took part in combat (at least), and what they did."""
-        excess = n - self.use(space, unit, n)
+        excess = n - self.pools.use(space, unit, n)
         items = self.combat.engaged.get((space, unit)) if excess else None
         if items:
             items = [i for i in items if self.combat.stands(i.battle)]
@@ -192,10 +206,6 @@ class NonCombatCheck:
             return 0, None
         self.named_fought[(space, unit)] += count
         return count, items[0]
-
-    def arrive(self, space: str, unit: UnitType, n: int) -> None:
-        """``n`` ``unit`` come to ``space`` by a move: they did not fight."""
-        self.pool[(space, unit)] = self.idle(space, unit) + n
 
     def _engaged(self, report: _Report, space: str, unit: UnitType, n: int) -> None:
         count, item = self.take(space, unit, n)
@@ -248,9 +258,9 @@ class NonCombatCheck:
         if planes:
             self.flights.fly(report, index, move, planes)
         for unit, n in move.units.counts:
-            self.arrive(destination, unit, n)
+            self.pools.arrive(destination, unit, n)
         if boats and zones and to_sea:
-            self.arrive(destination, UnitType.TRN, boats)
+            self.pools.arrive(destination, UnitType.TRN, boats)
         if report:
             self.found.extend(report.findings(self._suggestions(bool(planes))))
 
@@ -360,7 +370,7 @@ class NonCombatCheck:
         boats = cargo_slots(land)
         end: str | None = zone
         if destination in self.board.adjacency[zone]:
-            self.use(zone, UnitType.TRN, boats)
+            self.pools.use(zone, UnitType.TRN, boats)
         else:  # the transports may sail first, unwritten: only a voyage none can make is wrong
             what = f"the transports carrying {land} from {zone}"
             end = self._unloading_zone(report, what, zone, destination)
@@ -392,7 +402,7 @@ class NonCombatCheck:
         for index, move in enumerate(self.turn.moves):
             self.check(index, move)
         self.found.extend(self.flights.carriers())
-        return sorted(self.found, key=lambda f: f.line)
+        return sorted(self.found, key=BY_LINE)
 
 
 def check_non_combat(

@@ -80,7 +80,7 @@ class OriginCheck:
             if sortie.reading is not None:
                 self._read(sortie, sortie.reading)
         for sortie in self.plan.sorties:
-            for unit, count in sortie.fighting:
+            for unit, count in sortie.fighting.counts:
                 if unit is not UnitType.TRN or sortie.site.is_sea:
                     self._locate(sortie, unit, count)
         for (place, unit), demands in self.units.items():
@@ -117,7 +117,7 @@ class OriginCheck:
             if could_be
             else "with no origin"
         )
-        for unit, count in reading.units:
+        for unit, count in reading.units.counts:
             self.found.append(
                 warning_finding(
                     sortie.line,
@@ -137,7 +137,7 @@ class OriginCheck:
         """File the demand under its origin (as written, or as the plan read it), or call the
         CDE: an origin missing, not clear, or not holding the units."""
         place = sortie.place
-        if place is not None and self.have(place, unit):
+        if place is not None and self.counts.get((place, unit)):
             self.units[(place, unit)].append(Demand(sortie.site, sortie.line, count))
             return
         site = sortie.site
@@ -191,8 +191,8 @@ class OriginCheck:
         )
 
     def _total(self, place: str, unit: UnitType, demands: list[Demand]) -> None:
-        have = self.have(place, unit)
-        total = sum(d.count for d in demands)
+        have = self.counts.get((place, unit), 0)
+        total = sum([d.count for d in demands])
         if total <= have:
             return
         battles = _sites(demands)
@@ -227,6 +227,8 @@ class OriginCheck:
 
     def _transports(self) -> None:
         """Transports per starting zone: carrying assaults, and fighting sea battles."""
+        if not self.plan.lifts and not any(unit is UnitType.TRN for _, unit in self.units):
+            return  # no transport carries or fights
         carrying: dict[str, dict[object, list[Demand]]] = defaultdict(lambda: defaultdict(list))
         fighting: dict[str, dict[str, list[Demand]]] = defaultdict(lambda: defaultdict(list))
         for lift in self.plan.lifts:

@@ -29,6 +29,7 @@ among the non-combat moves a player corrects within one turn); it voids no battl
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from adjudicator.declarations.findings import Code, error_finding
@@ -42,16 +43,25 @@ from adjudicator.units import Domain, Units, UnitType
 _SUGGESTION = "place new units at a complex held since the start of the turn, ships beside it"
 
 
+def _complexes(position: Position, power: Power) -> tuple[str, ...]:
+    """The land ``power`` holds with a complex in ``position`` (found once a position)."""
+    cache = position.memo()
+    key = ("complexes", power)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = tuple(
+            name
+            for name, owner in position.owners.items()
+            if owner is power
+            and any(units.count(UnitType.IC) for units in position.units_at(name).values())
+        )
+    return found
+
+
 def _factories(position: Position, power: Power, owners: Mapping[str, Power | None]) -> set[str]:
     """Where ``power`` may build: land it held with a complex at the start of the turn
     (``position``) and still holds (``owners``: each territory's owner after combat)."""
-    return {
-        name
-        for name, owner in position.owners.items()
-        if owner is power
-        and owners.get(name) is power
-        and any(units.count(UnitType.IC) for units in position.units_at(name).values())
-    }
+    return {name for name in _complexes(position, power) if owners.get(name) is power}
 
 
 def _limit(position: Position, power: Power, factory: str) -> int | None:
@@ -73,9 +83,13 @@ class _Placing:
         cleared: set[str],
     ) -> None:
         self.position, self.power, self.owners, self.cleared = position, power, owners, cleared
-        self.factories = _factories(position, power, owners)
         self.built: dict[str, int] = {}
         self.found: list[Diagnostic] = []
+
+    @functools.cached_property
+    def factories(self) -> set[str]:
+        """Where the mover may build (worked out for the first placement that asks)."""
+        return _factories(self.position, self.power, self.owners)
 
     def error(
         self, placement: Placement, message: str, code: Code = Code.PLACEMENT_ILLEGAL

@@ -14,7 +14,7 @@ check sees the units leave the place they were read to come from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from adjudicator.declarations.geometry import Movement
 from adjudicator.declarations.readings import Claim, OriginReading, read_origins
@@ -36,11 +36,11 @@ class Site:
     space: str
     is_sea: bool
     relocated: bool = False
+    number: int = field(init=False, repr=False, compare=False)
+    """The battle's number (a field, not a property: the checks compare it again and again)."""
 
-    @property
-    def number(self) -> int:
-        """The battle's number."""
-        return self.battle.number
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "number", self.battle.number)
 
     @property
     def name(self) -> str:
@@ -59,16 +59,14 @@ class Sortie:
     origin: Origin
     fighting: Units
     reading: OriginReading | None = None
+    line: int = field(init=False, repr=False, compare=False)
+    """The line of the email."""
+    place: str | None = field(init=False, repr=False, compare=False)
+    """The origin, as stated or as read (None if the line gives none that is clear)."""
 
-    @property
-    def line(self) -> int:
-        """The line of the email."""
-        return self.origin.line
-
-    @property
-    def place(self) -> str | None:
-        """The origin, as stated or as read (None if the line gives none that is clear)."""
-        return self.origin.place
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "line", self.origin.line)
+        object.__setattr__(self, "place", self.origin.place)
 
 
 @dataclass(frozen=True)
@@ -113,18 +111,20 @@ class Plan:
 
 def fighting(origin: Origin, is_sea_battle: bool, movement: Movement) -> Units:
     """The units of ``origin`` that fight in its battle (cargo at sea does not)."""
-    at_sea = origin.place is not None and movement.is_sea(origin.place)
-    if is_sea_battle and (origin.transports or at_sea):
-        return tally((u, n) for u, n in origin.units if u not in _CARGO)
+    if is_sea_battle and (
+        origin.transports.counts or (origin.place is not None and movement.is_sea(origin.place))
+    ):
+        return tally([(u, n) for u, n in origin.units.counts if u not in _CARGO])
     return origin.units
 
 
 def _lift(site: Site, origins: list[Origin], movement: Movement) -> Lift | None:
     """The lift of one line's origins, if they carry land units by sea."""
     first = origins[0]
-    cargo = tally((u, n) for o in origins for u, n in o.units if u in _CARGO)
-    if not cargo:
+    carried = [(u, n) for o in origins for u, n in o.units.counts if u in _CARGO]
+    if not carried:
         return None
+    cargo = tally(carried)
     written = first.transports.count(UnitType.TRN)
     sea_path = tuple(p for p in first.via if movement.is_sea(p))
     at_sea = first.place is not None and movement.is_sea(first.place)
@@ -136,7 +136,9 @@ def _lift(site: Site, origins: list[Origin], movement: Movement) -> Lift | None:
         path = path[1:]
     boarding = tuple(
         dict.fromkeys(
-            o.place for o in origins if o.place is not None and any(u in _CARGO for u, _ in o.units)
+            o.place
+            for o in origins
+            if o.place is not None and any(u in _CARGO for u, _ in o.units.counts)
         )
     )
     inferred = False
@@ -193,10 +195,10 @@ def _origins(battle: Battle) -> tuple[Origin, ...]:
     return (Origin(battle.total.line, None, battle.total.attacker),)
 
 
-def _claim(site: Site, origin: Origin, movement: Movement) -> Claim:
-    """What ``origin`` draws for the battle at ``site``: the units that fight there (the
-    transports carrying a land battle's assault are its lift's)."""
-    units = fighting(origin, site.is_sea, movement)
+def _claim(site: Site, origin: Origin, units: Units) -> Claim:
+    """What ``origin`` draws for the battle at ``site``: the units that fight there
+    (``units``: :func:`fighting`; the transports carrying a land battle's assault are its
+    lift's)."""
     if not site.is_sea and units.count(UnitType.TRN):
         units = units.without(UnitType.TRN)
     return Claim(site.space, origin, units)
@@ -206,16 +208,26 @@ def build(sites: tuple[Site, ...], movement: Movement) -> Plan:
     """The plan of the battles at ``sites``, for ``movement``'s power, every origin read as
     the orders make it clear."""
     written = [_origins(site.battle) for site in sites]
-    pairs = zip(sites, written, strict=True)
-    claims = [_claim(site, origin, movement) for site, origins in pairs for origin in origins]
-    parts = iter(read_origins(claims, movement))
+    fights: list[Units] = []
+    """The units of each written origin that fight: its sortie's, unless it is read anew."""
+    claims: list[Claim] = []
+    for site, listed in zip(sites, written, strict=True):
+        for origin in listed:
+            units = fighting(origin, site.is_sea, movement)
+            fights.append(units)
+            claims.append(_claim(site, origin, units))
+    readings = read_origins(claims, movement)
     sorties: list[Sortie] = []
     lifts: list[Lift] = []
+    k = 0
     for site, as_written in zip(sites, written, strict=True):
         by_line: dict[int, list[Origin]] = {}
-        for origin, reading in (part for _ in as_written for part in next(parts)):
-            sorties.append(Sortie(site, origin, fighting(origin, site.is_sea, movement), reading))
-            by_line.setdefault(origin.line, []).append(origin)
+        for as_is in as_written:
+            for origin, reading in readings[k]:
+                units = fights[k] if origin is as_is else fighting(origin, site.is_sea, movement)
+                sorties.append(Sortie(site, origin, units, reading))
+                by_line.setdefault(origin.line, []).append(origin)
+            k += 1
         if site.battle.kind is not BattleKind.RAID:
             for origins in by_line.values():
                 lift = _lift(site, origins, movement)

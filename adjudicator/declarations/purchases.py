@@ -28,7 +28,7 @@ import functools
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from adjudicator.declarations.findings import Code, error_finding, warning_finding
+from adjudicator.declarations.findings import BY_LINE, Code, error_finding, warning_finding
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.economy import TECH_DIE_COST
 from adjudicator.notation.model import Purchase, Turn
@@ -46,7 +46,7 @@ def prices(technologies: frozenset[Technology] = frozenset()) -> Mapping[UnitTyp
 
 def purchase_cost(units: Units, price: Mapping[UnitType, int]) -> int:
     """What ``units`` cost at ``price``."""
-    return sum(price[unit] * n for unit, n in units)
+    return sum([price[unit] * n for unit, n in units.counts])
 
 
 def _itemised(units: Units, price: Mapping[UnitType, int]) -> str:
@@ -59,7 +59,7 @@ def check_purchases(
     """Every finding about ``turn``'s research dice and purchases against ``position`` (the
     start of the buyer's turn). The buyer is ``power``, else the power the email names, else
     the one to move."""
-    if not turn.purchases and not any(t.dice for t in turn.tech):
+    if not turn.purchases and not (turn.tech and any(t.dice for t in turn.tech)):
         return ()
     power = power or turn.power or position.to_move
     name = POWER_NAMES[power]
@@ -124,7 +124,7 @@ def check_purchases(
             )
         )
     found.extend(_figures(turn.purchases, bought, price, units_cost, research, bank))
-    return tuple(sorted(found, key=lambda f: f.line))
+    return tuple(sorted(found, key=BY_LINE))
 
 
 def _figures(

@@ -13,11 +13,14 @@ fly a bombing raid [SPEC p.15,20]. Planes are checked in :mod:`.landing`.
 from __future__ import annotations
 
 from adjudicator.declarations.findings import VOID_SUGGESTION, Code, error_finding
-from adjudicator.declarations.geometry import FAR, SHIP_MOVES, Movement, can_reach
+from adjudicator.declarations.geometry import FAR, NEVER_FIGHT, SHIP_MOVES, Movement, can_reach
 from adjudicator.declarations.plan import Plan, Site, Sortie
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import BattleKind
 from adjudicator.units import Domain, UnitType
+
+_DOMAINS = {unit: unit.stats.domain for unit in UnitType}
+"""Each unit type's domain (read without the stats property: every unit listed is asked)."""
 
 
 def _support_zone(movement: Movement, origin: str, site: str) -> bool:
@@ -55,8 +58,8 @@ def _check_unit(
     site: Site = sortie.site
     origin = sortie.place
     assert origin is not None
-    stats = unit.stats
-    if unit in (UnitType.AA, UnitType.IC):
+    domain = _DOMAINS[unit]
+    if unit in NEVER_FIGHT:
         return _wrong(
             sortie,
             unit,
@@ -72,9 +75,9 @@ def _check_unit(
             "cannot fly a strategic bombing raid: only bombers can",
             Code.CANNOT_ATTACK,
         )
-    if stats.domain is Domain.AIR:
+    if domain is Domain.AIR:
         return None  # range and landing: see landing
-    if stats.domain is Domain.SEA:
+    if domain is Domain.SEA:
         if site.is_sea:
             if can_reach(movement, unit, origin, site.space):
                 return None
@@ -124,7 +127,7 @@ def _check_unit(
             unit,
             count,
             f"cannot reach {site.space} over land ({unit.value} moves "
-            f"{stats.movement}) and no transport is listed to carry them: not enough "
+            f"{unit.stats.movement}) and no transport is listed to carry them: not enough "
             "transports",
             Code.NOT_ENOUGH_TRANSPORTS,
         )
@@ -133,7 +136,7 @@ def _check_unit(
         unit,
         count,
         f"cannot reach {site.space} this turn ({unit.value} moves "
-        f"{stats.movement}, and no transport could carry them there)",
+        f"{unit.stats.movement}, and no transport could carry them there)",
         Code.UNREACHABLE,
     )
 
@@ -147,7 +150,7 @@ def check_reach(plan: Plan, movement: Movement) -> list[Diagnostic]:
         if sortie.place is None or sortie.place not in movement.board.territories:
             continue
         lifted = (sortie.site.number, sortie.line) in lifted_lines
-        for unit, count in sortie.origin.units:
+        for unit, count in sortie.origin.units.counts:
             finding = _check_unit(
                 sortie, unit, count, movement, sortie.site.number in amphibious, lifted
             )

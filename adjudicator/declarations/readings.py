@@ -88,7 +88,7 @@ class _Reader:
         for claim, meant in zip(claims, named, strict=True):
             place = meant or claim.origin.place
             if place is not None:
-                for unit, n in claim.drawn:
+                for unit, n in claim.drawn.counts:
                     self.named[(place, unit)] += n
         return [self._parts(c, meant) for c, meant in zip(claims, named, strict=True)]
 
@@ -114,8 +114,9 @@ class _Reader:
             reading = OriginReading(Clue.NAME, origin, claim.drawn)
             return [(dataclasses.replace(origin, place=meant), reading)]
         moved: dict[str, list[tuple[UnitType, int]]] = defaultdict(list)
-        for unit, n in claim.drawn:
-            if origin.place is not None and self.have(origin.place, unit):
+        counts = self.counts
+        for unit, n in claim.drawn.counts:
+            if origin.place is not None and counts.get((origin.place, unit)):
                 continue
             clear = self._on_board(claim, unit, n)
             if clear is not None:
@@ -140,10 +141,7 @@ class _Reader:
         one place, be enough, and be able to reach the battle; units of one type in one place
         are interchangeable, so which of them is meant does not matter."""
         candidates = []
-        for place, units in self.position.spaces_of(self.power):
-            have = units.count(unit)
-            if not have:
-                continue
+        for place, have in self.position.places_with(self.power, unit):
             spare = have - self.named.get((place, unit), 0)
             if place != claim.origin.place and spare > 0:
                 candidates.append((place, spare))

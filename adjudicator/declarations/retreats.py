@@ -345,7 +345,7 @@ class RetreatCheck:
         arrived = 0
         for sortie in self.plan.sorties:
             if sortie.place == zone:
-                for unit, n in sortie.origin.units:
+                for unit, n in sortie.origin.units.counts:
                     left[unit] = left.get(unit, 0) + n
         for lift in self.plan.lifts:
             if lift.zone == zone:

@@ -45,7 +45,7 @@ def _attackers(battle: Battle, is_sea: bool, movement: Movement) -> list[tuple[s
         (o.place, unit)
         for o in battle.origins
         if o.place is not None and o.place in movement.board.territories
-        for unit, _ in fighting(o, is_sea, movement)
+        for unit, _ in fighting(o, is_sea, movement).counts
     ]
 
 
@@ -158,7 +158,7 @@ def _movers(battle: Battle, is_sea: bool, movement: Movement) -> list[tuple[str,
         if place is None or place not in movement.board.territories:
             continue
         carried = bool(origin.transports) or movement.is_sea(place)
-        for unit, _ in origin.units:
+        for unit, _ in origin.units.counts:
             domain = unit.stats.domain
             if (
                 domain is Domain.AIR

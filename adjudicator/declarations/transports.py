@@ -174,6 +174,8 @@ def _clearing(plan: Plan, movement: Movement) -> list[Diagnostic]:
     default order of loss), so "no portion of the results may stand"; and the landing rides
     transports whose sea battle did not validly happen, so the land battle is void too. With
     no sea battle declared in the zone at all, only the land battle is void."""
+    if not plan.lifts:
+        return []  # no transports unload anywhere
     sea_battles = {s.space for s in plan.sites if s.is_sea}
     declared = _sea_battle_transports(plan)
     carried: dict[str, list[Lift]] = defaultdict(list)

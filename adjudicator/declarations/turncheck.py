@@ -36,7 +36,7 @@ from adjudicator.declarations.combat import (
 )
 from adjudicator.declarations.counts import check_counts
 from adjudicator.declarations.discrepancies import apply_post_combat
-from adjudicator.declarations.findings import Code
+from adjudicator.declarations.findings import BY_LINE, Code
 from adjudicator.declarations.noncombat import check_non_combat
 from adjudicator.declarations.purchases import check_purchases
 from adjudicator.declarations.retreats import check_retreats
@@ -92,7 +92,7 @@ def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None)
             mover = position.to_move if turn.kind is TurnKind.SPECIAL_ORDERS else None
             moves = turn if turn.battles else precombat
             pre.extend(check_retreats(position, mover or attacker(turn, position), turn, moves))
-        ordered = tuple(sorted(pre, key=lambda f: f.line))
+        ordered = tuple(sorted(pre, key=BY_LINE))
         return TurnCheck(turn, ordered, position, places=read_places(turn, position))
     first_post = _first_line(turn)
     whole = bool(turn.battles) and min(b.line for b in turn.battles) < first_post
@@ -130,7 +130,7 @@ def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None)
         if turn.battles:
             found.extend(check_declarations(turn, after, power=power))
             places = read_places(turn, after, power=power)
-    ordered = tuple(sorted(found, key=lambda f: f.line))
+    ordered = tuple(sorted(found, key=BY_LINE))
     return TurnCheck(turn, ordered, applied.position, applied.power, places)
 
 
@@ -160,9 +160,7 @@ def check_report(
         for battle, obj in zip(turn.battles, report["battles"], strict=True)
     ]
     diagnostics = (*turn.diagnostics, *checked.findings)
-    report["diagnostics"] = [
-        diagnostic_report(d) for d in sorted(diagnostics, key=lambda d: d.line)
-    ]
+    report["diagnostics"] = [diagnostic_report(d) for d in sorted(diagnostics, key=BY_LINE)]
     report["summary"] = summary(diagnostics)
     report["void_battles"] = list(checked.void_battles)
     if checked.mover is not None:

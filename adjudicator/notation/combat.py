@@ -135,7 +135,7 @@ def _defenders(reader: Reader, line: int, text: str) -> tuple[Units | None, bool
             "list the defenders as counts and units, e.g. (10 INF, AA), and each "
             "attacking origin on a line of its own",
         )
-    return (units if units or empty else None), empty
+    return (units if units.counts or empty else None), empty
 
 
 class CombatReader:
@@ -289,7 +289,7 @@ class CombatReader:
                 "destination-mismatch",
             )
         for place, units, could_be in route.origins:
-            if not units:
+            if not units.counts:
                 if self.reader.errors_on(line) == 0:
                     self.reader.error(
                         line,
@@ -347,7 +347,7 @@ class CombatReader:
     def _check(self, battle: Battle) -> None:
         n, r = battle.number, self.reader
         attacker = battle.attacker
-        if not attacker:
+        if not attacker.counts:
             r.warning(
                 battle.line,
                 Rule.PRECOMBAT,
@@ -366,7 +366,7 @@ class CombatReader:
                 'list each origin above the Total line, e.g. "UK 8 INF on UK SZ 4 TRN"',
                 "missing-origin",
             )
-        if total is not None and battle.origins and total.attacker != attacker:
+        if total is not None and battle.origins and total.attacker.counts != attacker.counts:
             r.warning(
                 total.line,
                 Rule.CDE,
@@ -380,7 +380,7 @@ class CombatReader:
             total is not None
             and total.defender is not None
             and battle.defender is not None
-            and total.defender != battle.defender
+            and total.defender.counts != battle.defender.counts
         ):
             r.warning(
                 total.line,

@@ -11,8 +11,22 @@ import re
 from typing import NamedTuple
 
 from adjudicator.diagnostics import Rule
-from adjudicator.notation.reading import EMPTY_WORDS, FILLER, MULTI_WORD_STARTS, NOT_UNITS, Reader
-from adjudicator.notation.tokens import MONEY, NUM, WORD, Tokens
+from adjudicator.notation.reading import (
+    ROLE_COUNT,
+    ROLE_COUNTABLE,
+    ROLE_DIGITS,
+    ROLE_EMPTY,
+    ROLE_FILLER,
+    ROLE_HARD_STOP,
+    ROLE_MONEY,
+    ROLE_MULTI,
+    ROLE_SKIP,
+    ROLE_TRIMMED,
+    ROLE_UNIT,
+    ROLE_WORD,
+    Reader,
+)
+from adjudicator.notation.tokens import WORD, Tokens
 from adjudicator.units import NO_UNITS, Units
 
 
@@ -21,12 +35,6 @@ def span_text(text: str, toks: Tokens, i: int, j: int) -> str:
     return toks.span(i, j)
 
 
-HARD_STOPS = frozenset({",", ";", "(", ")", ":", "[", "]"})
-"""Punctuation that ends a place name."""
-JOINERS = frozenset({"-", "=", "/", "|", "&", "+"})
-"""Punctuation between items ("Ger - 3 INF"), or inside a name ("Anglo-Egypt", "Fin/Nor")."""
-SKIPPED = HARD_STOPS | JOINERS
-"""Punctuation skipped before an item."""
 _ALNUM = re.compile(r"[^\W_]")
 """A letter or digit (what ``str.isalnum`` finds): a place name has one."""
 
@@ -39,6 +47,10 @@ class Item(NamedTuple):
     empty: bool = False
 
 
+_ENDS_PLACE = ROLE_COUNT | ROLE_MONEY | ROLE_HARD_STOP | ROLE_DIGITS
+"""What ends a place name wherever it stands."""
+
+
 def items(
     reader: Reader, line: int, text: str, toks: Tokens, i: int, end: int, rule: Rule
 ) -> tuple[list[Item], int]:
@@ -49,65 +61,54 @@ def items(
     """
     found: list[Item] = []
     pending: str | None = None
-    lookup = reader.lookup
-    word_units, empty_words = lookup.word_units, lookup.empty_words
+    roles = reader.roles
     make = tuple.__new__
     while i < end:
-        tok = toks[i]
-        written = tok.text
-        kind = tok.kind
-        if written in SKIPPED or tok.low == "and":
+        role = roles[toks[i].text]
+        if role & ROLE_SKIP:
             i += 1
             continue
-        if kind == MONEY:
+        if role & ROLE_MONEY:
             break
-        if kind == WORD:  # :meth:`Reader.unit_start`, inlined
-            if tok.low in MULTI_WORD_STARTS:
-                starts = reader.unit_word(toks, i, end)[0] > 0
-            else:
-                starts = word_units[written] is not None
-        elif kind == NUM:
-            nxt = toks[i + 1] if i + 1 < end else None
-            starts = nxt is not None and nxt.kind == WORD and nxt.low not in NOT_UNITS
+        if role & ROLE_UNIT:  # :meth:`Reader.unit_start`, inlined
+            starts = True
+        elif role & ROLE_MULTI:
+            starts = reader.unit_word(toks, i, end)[0] > 0
+        elif role & ROLE_COUNT:
+            starts = i + 1 < end and roles[toks[i + 1].text] & ROLE_COUNTABLE != 0
             if not starts:
                 break
         else:
             starts = False
-            if written[0].isdigit():
+            if role & ROLE_DIGITS:
                 break
-        if starts or tok.low in EMPTY_WORDS or (kind == WORD and empty_words[written]):
+        if starts or role & ROLE_EMPTY:
             errors = reader.errors_on(line)
             units, i, empty = reader.units(line, toks, i, end, rule)
             if reader.errors_on(line) > errors:
                 return found, i
             found.append(make(Item, (pending, units, empty)))
             pending = None
-            if i < end and toks[i].kind in (NUM, MONEY):
+            if i < end and roles[toks[i].text] & (ROLE_COUNT | ROLE_MONEY):
                 return found, i
             continue
         j = i + 1  # token i is neither a mark nor a count nor the start of units
-        while i < end and toks[i].low in FILLER:
+        while i < end and roles[toks[i].text] & ROLE_FILLER:
             i += 1
             j = i
         while j < end:
-            at = toks[j]
-            written = at.text
-            kind = at.kind
-            if kind == NUM or kind == MONEY or written in HARD_STOPS or written[0].isdigit():
+            role = roles[toks[j].text]
+            if role & _ENDS_PLACE:
                 break
-            if kind == WORD:
-                if j > i:
-                    if at.low in MULTI_WORD_STARTS:
-                        if reader.unit_word(toks, j, end)[0] > 0:
-                            break
-                    elif word_units[written] is not None:
-                        break
-                if at.low in EMPTY_WORDS or empty_words[written]:
+            if role & ROLE_WORD and j > i:
+                if role & ROLE_UNIT or (
+                    role & ROLE_MULTI and reader.unit_word(toks, j, end)[0] > 0
+                ):
                     break
-            elif at.low in EMPTY_WORDS:
+            if role & ROLE_EMPTY:
                 break
             j += 1
-        while j > i and (toks[j - 1].text in JOINERS or toks[j - 1].text == ":"):
+        while j > i and roles[toks[j - 1].text] & ROLE_TRIMMED:
             j -= 1
         if j == i:
             i += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from adjudicator.names import NameResolutionError, Names, Resolution, Term, normalise
 from adjudicator.names.abbreviations import Notation
@@ -58,6 +58,16 @@ class Lookup:
         self.empty_words: WordTable[bool] = WordTable(self._empty_word)
         """Whether one word is the notation for an empty place ("MT")."""
         self.powers: WordTable[Power | None] = WordTable(self._power)
+        self._tables: dict[Callable[[Lookup, str], Any], WordTable[Any]] = {}
+
+    def table(self, find: Callable[[Lookup, str], _Found]) -> WordTable[_Found]:
+        """The table of ``find(self, word)`` for each written word, made the first time it is
+        asked for: a reader's own view of the words (what a token does in a unit list), kept
+        with the names it depends on."""
+        found = self._tables.get(find)
+        if found is None:
+            found = self._tables[find] = WordTable(functools.partial(find, self))
+        return found
 
     def place(self, written: str) -> Resolution[str] | NameResolutionError:
         """The place ``written`` names, or why it names none."""
@@ -122,7 +132,17 @@ class Lookup:
         return term is not None and term.notation is Notation.EMPTY
 
 
-@functools.lru_cache(maxsize=8)
+_LOOKUPS: dict[int, Lookup] = {}
+"""Each :class:`Names`' look-ups, by identity (the look-up keeps its names, so that their id
+cannot be reused while it is kept): asked for by every email read, and a ``Names`` hashes
+in Python."""
+
+
 def lookup_for(names: Names) -> Lookup:
     """The (shared) look-ups of ``names``."""
-    return Lookup(names)
+    found = _LOOKUPS.get(id(names))
+    if found is None or found.names is not names:
+        if len(_LOOKUPS) >= 8:
+            _LOOKUPS.clear()
+        found = _LOOKUPS[id(names)] = Lookup(names)
+    return found

@@ -40,7 +40,14 @@ _RARE = re.compile(
 )
 """What any quote intro, quoted line, signature separator or device footer holds: a line
 without it is plain text, read without trying those patterns one by one."""
-_RARE_WORDS = ("wrote", "original", "forwarded", "_" * 10)
+
+
+def _has_rare_word(low: str) -> bool:
+    """Whether lower-cased text holds one of the words of :data:`_RARE` ("wrote", "original",
+    "forwarded", or a rule of ten underscores)."""
+    return "wrote" in low or "original" in low or "forwarded" in low or "_" * 10 in low
+
+
 _RARE_START = re.compile(r"\s*(?:>|on\s|sent from my |get outlook for )|--")
 _RARE_LATER_START = re.compile(r"\n(?:\s*(?:>|on\s|sent from my |get outlook for )|--)")
 """:data:`_RARE` split for ASCII, lower-cased text: words anywhere, and line starts (at the
@@ -55,7 +62,7 @@ def _rare(line: str) -> bool:
     if not line.isascii():
         return _RARE.search(line) is not None
     low = line.lower()
-    return any(word in low for word in _RARE_WORDS) or _RARE_START.match(low) is not None
+    return _has_rare_word(low) or _RARE_START.match(low) is not None
 
 
 def _plain(raw: list[str], cleaned: str) -> bool:
@@ -65,7 +72,7 @@ def _plain(raw: list[str], cleaned: str) -> bool:
     if not cleaned.isascii():
         return False
     joined = "\n".join(raw).lower()
-    if any(word in joined for word in _RARE_WORDS):
+    if _has_rare_word(joined):
         return False
     return _RARE_START.match(joined) is None and _RARE_LATER_START.search(joined) is None
 

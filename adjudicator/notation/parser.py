@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Callable
 
 from adjudicator.boards import Board, classic
 from adjudicator.diagnostics import Rule, Severity
@@ -56,7 +57,7 @@ from adjudicator.notation.sections import (
     names_a_kind,
     title,
 )
-from adjudicator.notation.tokens import Token, has_digit, tokenize
+from adjudicator.notation.tokens import Token, Tokens, has_digit, tokenize
 from adjudicator.powers import Power
 
 _SECTION_RULES = {
@@ -74,6 +75,9 @@ _SECTION_RULES = {
 _POST_SECTIONS = frozenset(
     {Section.RESULTS, Section.NON_COMBAT, Section.PLACEMENT, Section.MAP, Section.COUNT}
 )
+_NONE_IS_AN_ORDER = frozenset({Section.TECH, Section.PURCHASES})
+"""Sections where "none" is read ("Purchases: none" buys nothing) rather than saying the
+section is empty."""
 _NO_CHANGE = re.compile(
     r"^\W*(?:none|nothing|no\s+(?:changes?|moves?|purchases?|placements?)|unchanged|"
     r"same(?:\s+as\s+(?:before|last(?:\s+turn)?))?|as\s+before|see\s+(?:attached|below|above)"
@@ -86,10 +90,11 @@ _NO_CHANGE_LOW = re.compile(_NO_CHANGE.pattern)
 what ignoring case finds, faster."""
 
 
-def _says_no_change(text: str) -> bool:
-    """Whether ``text`` says its section is empty or unchanged (:data:`_NO_CHANGE`)."""
+def _says_no_change(text: str, low: str) -> bool:
+    """Whether ``text`` (``low``: lower-cased) says its section is empty or unchanged
+    (:data:`_NO_CHANGE`)."""
     if text.isascii():
-        return _NO_CHANGE_LOW.match(text.lower()) is not None
+        return _NO_CHANGE_LOW.match(low) is not None
     return _NO_CHANGE.match(text) is not None
 
 
@@ -111,6 +116,21 @@ _COUNT_HINT_LOW = re.compile(_COUNT_HINT.pattern)
 """:data:`_COUNT_HINT` for lower-cased ASCII text."""
 
 
+_SEA_ZONES: dict[int, tuple[Board, frozenset[str]]] = {}
+"""Each board's sea zones by name, found once (keyed by identity, the board kept so that its
+id cannot be reused)."""
+
+
+def _sea_zones(board: Board) -> frozenset[str]:
+    """The sea zones of ``board`` by name: what the combat reader asks of a move's
+    destination (a set's own test, so that the reader holds no reference back to the
+    parser and a parse leaves nothing for the garbage collector)."""
+    kept = _SEA_ZONES.get(id(board))
+    if kept is None or kept[0] is not board:
+        kept = _SEA_ZONES[id(board)] = (board, frozenset(t.name for t in board.sea))
+    return kept[1]
+
+
 class _Turn:
     """The orders found so far (mutable while the email is read)."""
 
@@ -129,8 +149,20 @@ class _Turn:
         self.round: int | None = None
 
     def sizes(self) -> tuple[int, ...]:
-        """How many orders of each kind were found so far (a point to :meth:`truncate` to)."""
-        return tuple(len(getattr(self, name)) for name in _ORDER_LISTS)
+        """How many orders of each kind were found so far (a point to :meth:`truncate` to),
+        in the order of :data:`_ORDER_LISTS`."""
+        return (
+            len(self.tech),
+            len(self.purchases),
+            len(self.results),
+            len(self.moves),
+            len(self.placements),
+            len(self.map),
+            len(self.counts),
+            len(self.losses),
+            len(self.withdrawals),
+            len(self.retreats),
+        )
 
     def truncate(self, sizes: tuple[int, ...]) -> None:
         """Forget the orders found since :meth:`sizes` gave ``sizes``."""
@@ -158,13 +190,10 @@ class TurnParser:
     def __init__(self, names: Names, board: Board) -> None:
         self.reader = Reader(names)
         self.board = board
-        self.combat = combat.CombatReader(self.reader, self._is_sea)
+        self.combat = combat.CombatReader(self.reader, _sea_zones(board).__contains__)
         self.found = _Turn()
         self.section = Section.NONE
         self.flavour = ""
-
-    def _is_sea(self, name: str) -> bool:
-        return name in self.board.territories and self.board.territory(name).is_sea
 
     def read(self, text: str) -> Turn:
         body = own_text(text)
@@ -173,11 +202,12 @@ class TurnParser:
             self._title(body.subject.text, subject=True)
         skip = signature_lines(self.reader, body.lines)
         signing_off = False
+        before_any_header = Section.NONE
         for number, written in body.lines:
             stripped = written.strip()
             if not stripped or number in skip:
                 continue
-            if self.section is Section.NONE and is_greeting(stripped):
+            if self.section is before_any_header and is_greeting(stripped):
                 continue
             if is_closer(stripped):
                 signing_off = True
@@ -246,13 +276,13 @@ class TurnParser:
             and self.combat.total(number, text, in_combat=self.section is Section.COMBAT)
         ):
             return
-        if self.section is not Section.RESULTS and _special_hint(low):
+        if _special_hint(low) and self.section is not Section.RESULTS:
             mark = self._mark(number, text)
             if self._special(number, text, marked=True):
                 if mark is not None and self._undo_chat(mark, None):
                     self._not_read(number, text)
                 return
-        self._in_section(number, text)
+        self._in_section(number, text, low)
 
     def _mark(
         self, number: int, text: str, toks: list[Token] | None = None
@@ -313,55 +343,72 @@ class TurnParser:
         self.found.results.append(got)
         return True
 
-    def _in_section(self, number: int, text: str) -> None:
-        r, found, section = self.reader, self.found, self.section
+    def _in_section(self, number: int, text: str, low: str) -> None:
+        """A line read as the section it is in says (``low``: the line lower-cased)."""
+        r, section = self.reader, self.section
         errors = r.errors_on(number)
-        if section not in (Section.TECH, Section.PURCHASES) and _says_no_change(text):
+        if section not in _NONE_IS_AN_ORDER and _says_no_change(text, low):
             return  # "Map update: unchanged"; but "Purchases: none" is a purchase of nothing
         if is_prose(text):
             self._not_read(number, text)
             return
         toks = tokenize(text)
         mark = self._mark(number, text, toks)
-        read = True
-        if section is Section.TECH:
-            tech = economy.tech(r, number, toks, text)
-            found.tech.extend([tech] if tech else [])
-            read = tech is not None
-        elif section is Section.PURCHASES:
-            bought = economy.purchase(r, number, toks, text)
-            found.purchases.extend([bought] if bought else [])
-            read = bought is not None
-        elif section is Section.COMBAT:
-            route = read_route(r, number, text, toks, Rule.PRECOMBAT, attack=True)
-            if route is not None:
-                self.combat.move(number, route)
-            read = route is not None
-        elif section is Section.RESULTS:
-            listed = _LIST_NUMBER.match(text)
-            read = (
-                self._result(number, text[listed.end() :], int(listed.group(1)))
-                if listed
-                else self._result(number, text, None)
-            )
-        elif section is Section.NON_COMBAT:
-            route = read_route(r, number, text, toks, Rule.POST_COMBAT)
-            if route is not None:
-                found.moves.extend(postcombat.moves(r, number, route))
-            read = route is not None
-        elif section is Section.PLACEMENT:
-            found.placements.extend(postcombat.placements(r, number, text, toks))
-        elif section is Section.MAP:
-            found.map.extend(postcombat.map_entries(r, number, text, toks))
-        elif section is Section.SPECIAL:
-            read = self._special(number, text, marked=False)
-        else:
-            read = False
-        codes = None if section is Section.SPECIAL else NAME_FAILURES
-        if mark is not None and self._undo_chat(mark, codes):
+        read = _SECTION_READERS[section](self, number, text, toks)
+        if mark is not None and self._undo_chat(mark, _CHAT_FAILURES[section]):
             self._not_read(number, text, toks)
         elif not read and r.errors_on(number) == errors:
             self._not_read(number, text, toks)
+
+    # --- the lines of each section (True: the line was read as an order) ----------------
+
+    def _tech_line(self, number: int, text: str, toks: Tokens) -> bool:
+        tech = economy.tech(self.reader, number, toks, text)
+        if tech is None:
+            return False
+        self.found.tech.append(tech)
+        return True
+
+    def _purchase_line(self, number: int, text: str, toks: Tokens) -> bool:
+        bought = economy.purchase(self.reader, number, toks, text)
+        if bought is None:
+            return False
+        self.found.purchases.append(bought)
+        return True
+
+    def _combat_line(self, number: int, text: str, toks: Tokens) -> bool:
+        route = read_route(self.reader, number, text, toks, Rule.PRECOMBAT, attack=True)
+        if route is None:
+            return False
+        self.combat.move(number, route)
+        return True
+
+    def _result_line(self, number: int, text: str, toks: Tokens) -> bool:
+        listed = _LIST_NUMBER.match(text)
+        if listed is None:
+            return self._result(number, text, None)
+        return self._result(number, text[listed.end() :], int(listed.group(1)))
+
+    def _non_combat_line(self, number: int, text: str, toks: Tokens) -> bool:
+        route = read_route(self.reader, number, text, toks, Rule.POST_COMBAT)
+        if route is None:
+            return False
+        self.found.moves.extend(postcombat.moves(self.reader, number, route))
+        return True
+
+    def _placement_line(self, number: int, text: str, toks: Tokens) -> bool:
+        self.found.placements.extend(postcombat.placements(self.reader, number, text, toks))
+        return True
+
+    def _map_line(self, number: int, text: str, toks: Tokens) -> bool:
+        self.found.map.extend(postcombat.map_entries(self.reader, number, text, toks))
+        return True
+
+    def _special_line(self, number: int, text: str, toks: Tokens) -> bool:
+        return self._special(number, text, marked=False)
+
+    def _unread_line(self, number: int, text: str, toks: Tokens) -> bool:
+        return False
 
     def _not_read(self, number: int, text: str, toks: list[Token] | None = None) -> None:
         rule = _SECTION_RULES[self.section]
@@ -445,6 +492,28 @@ class TurnParser:
             tuple(f.retreats),
             tuple(diagnostics),
         )
+
+
+_SECTION_READERS: dict[Section, Callable[[TurnParser, int, str, Tokens], bool]] = {
+    Section.TECH: TurnParser._tech_line,
+    Section.PURCHASES: TurnParser._purchase_line,
+    Section.COMBAT: TurnParser._combat_line,
+    Section.RESULTS: TurnParser._result_line,
+    Section.NON_COMBAT: TurnParser._non_combat_line,
+    Section.PLACEMENT: TurnParser._placement_line,
+    Section.MAP: TurnParser._map_line,
+    Section.SPECIAL: TurnParser._special_line,
+    Section.COUNT: TurnParser._unread_line,
+    Section.NONE: TurnParser._unread_line,
+}
+"""How a line is read in each section (a count is read wherever it stands; nothing else is
+read before the first header)."""
+_CHAT_FAILURES = {
+    section: (None if section is Section.SPECIAL else NAME_FAILURES) for section in Section
+}
+"""The errors that make a line read in each section chat after all, when it does not look
+like an order (:meth:`TurnParser._undo_chat`): any error in a special order, else a word
+that is no name."""
 
 
 def parse(

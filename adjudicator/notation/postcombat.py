@@ -90,7 +90,7 @@ def moves(reader: Reader, line: int, route: Route) -> list[Move]:
     return [
         Move(line, start.place, start.units, destination, path, route.transports)
         for start in route.origins
-        if start.units
+        if start.units.counts
     ]
 
 

@@ -11,6 +11,8 @@ an error. A number is never corrected.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
@@ -23,9 +25,9 @@ from adjudicator.names import (
     UnknownName,
 )
 from adjudicator.names.abbreviations import UNIT_WORDS
-from adjudicator.notation.lookup import lookup_for
+from adjudicator.notation.lookup import Lookup, lookup_for
 from adjudicator.notation.tokens import MONEY as MONEY  # re-exported: readers' vocabulary
-from adjudicator.notation.tokens import NUM, WORD, Token, Tokens
+from adjudicator.notation.tokens import NUM, WORD, Token, Tokens, token
 from adjudicator.notation.tokens import tokenize as tokenize
 from adjudicator.units import Units, UnitType, tally
 
@@ -93,7 +95,89 @@ FILLER = frozenset({"from", "in", "at", "the", "into", "of", "my", "all", "with"
 """Words before a place name that are not part of it ("in Karelia", "from the UK")."""
 
 
+HARD_STOPS = frozenset({",", ";", "(", ")", ":", "[", "]"})
+"""Punctuation that ends a place name."""
+JOINERS = frozenset({"-", "=", "/", "|", "&", "+"})
+"""Punctuation between items ("Ger - 3 INF"), or inside a name ("Anglo-Egypt", "Fin/Nor")."""
+SKIPPED = HARD_STOPS | JOINERS
+"""Punctuation skipped before an item."""
+
+
+ROLE_SKIP = 1
+"""Punctuation (or "and") skipped before an item of a listing."""
+ROLE_MONEY = 2
+ROLE_COUNT = 4
+"""A number: it starts units if a word that may be a unit follows."""
+ROLE_DIGITS = 8
+"""A token starting with a digit (a number, or digits too long for one)."""
+ROLE_UNIT = 16
+"""A word naming a unit exactly on its own ("INF", "subs")."""
+ROLE_MULTI = 32
+"""The first word of a unit written as several ("AA Gun"): the words after it decide."""
+ROLE_EMPTY = 64
+"""A word saying a place is empty ("MT", "none")."""
+ROLE_FILLER = 128
+"""A word before a place name that is not part of it (:data:`FILLER`)."""
+ROLE_HARD_STOP = 256
+ROLE_TRIMMED = 512
+"""Punctuation trimmed off the end of a place name (a joiner, or ":")."""
+ROLE_COUNTABLE = 1024
+"""A word that may follow a count as its unit (not "IPC", "left", "to" ...)."""
+ROLE_WORD = 2048
+
+
+def item_role(lookup: Lookup, written: str) -> int:
+    """What the token ``written`` does in a listing of places and units, as ``ROLE_*``
+    flags: one look-up a token where :func:`adjudicator.notation.listing.items` asks several
+    questions of each."""
+    tok = token(written)
+    kind, low = tok.kind, tok.low
+    role = 0
+    if written in SKIPPED or low == "and":
+        role |= ROLE_SKIP
+    if kind == MONEY:
+        role |= ROLE_MONEY
+    if kind == NUM:
+        role |= ROLE_COUNT
+    if written[0].isdigit():
+        role |= ROLE_DIGITS
+    if kind == WORD:
+        role |= ROLE_WORD
+        if low in MULTI_WORD_STARTS:
+            role |= ROLE_MULTI
+        elif lookup.word_units[written] is not None:
+            role |= ROLE_UNIT
+        if low not in NOT_UNITS:
+            role |= ROLE_COUNTABLE
+    if low in EMPTY_WORDS or (kind == WORD and lookup.empty_words[written]):
+        role |= ROLE_EMPTY
+    if low in FILLER:
+        role |= ROLE_FILLER
+    if written in HARD_STOPS:
+        role |= ROLE_HARD_STOP
+    if written in JOINERS or written == ":":
+        role |= ROLE_TRIMMED
+    return role
+
+
 _NO_UNITS = Units()
+
+_TIMES = "times"
+_NOT_A_UNIT = "not a unit"
+
+
+def _after_count(lookup: Lookup, written: str) -> UnitType | str | None:
+    """What the token ``written`` is right after a count: the unit it names exactly as one
+    word ("3 INF"), :data:`_TIMES` ("3 x INF"), :data:`_NOT_A_UNIT` ("3 IPC", "2 left"), or
+    None (no unit word: read in full, a misspelling corrected)."""
+    tok = token(written)
+    if tok.low in TIMES:
+        return _TIMES
+    if tok.low in NOT_UNITS:
+        return _NOT_A_UNIT
+    if tok.kind == WORD and tok.low not in MULTI_WORD_STARTS:
+        return lookup.word_units[written]
+    return None
 
 
 def _units_of(pairs: list[tuple[UnitType, int]]) -> Units:
@@ -110,10 +194,16 @@ class Reader:
 
     names: Names
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    _errors_by_line: dict[int, int] = field(default_factory=dict)
+    _errors_by_line: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))
 
     def __post_init__(self) -> None:
         self.lookup = lookup_for(self.names)
+        self._after_count = self.lookup.table(_after_count)
+        self.roles = self.lookup.table(item_role)
+        """What each written token does in a listing (:func:`item_role`)."""
+        self.errors_on: Callable[[int], int] = self._errors_by_line.__getitem__
+        """How many errors a line has so far: asked before and after every part of a line
+        is read, so it is the table's own look-up (a line with none reads as 0)."""
 
     # --- diagnostics -----------------------------------------------------------------------
 
@@ -123,7 +213,7 @@ class Reader:
         """Record a diagnostic."""
         self.diagnostics.append(Diagnostic(severity, rule, message, suggestion, code, line=line))
         if severity is Severity.ERROR:
-            self._errors_by_line[line] = self._errors_by_line.get(line, 0) + 1
+            self._errors_by_line[line] += 1
 
     def error(
         self, line: int, rule: Rule, message: str, suggestion: str, code: str = "unreadable"
@@ -138,10 +228,6 @@ class Reader:
     def info(self, line: int, rule: Rule, message: str, suggestion: str, code: str) -> None:
         """Record a note: nothing wrong."""
         self.add(line, Severity.INFO, rule, message, suggestion, code)
-
-    def errors_on(self, line: int) -> int:
-        """How many errors ``line`` has so far."""
-        return self._errors_by_line.get(line, 0)
 
     def mark(self) -> int:
         """A point to :meth:`rewind` to: the diagnostics so far."""
@@ -283,10 +369,17 @@ class Reader:
         if tok.low not in MULTI_WORD_STARTS:
             unit = self.lookup.word_units[tok.text]
             return (0, None) if unit is None else (1, unit)
+        words = 1  # how many words from ``i`` on (at most 3)
+        while words < 3 and i + words < end and toks[i + words].kind == WORD:
+            words += 1
+        if words == 1:  # "AA" alone: the word on its own
+            unit = self.lookup.word_units[tok.text]
+            return (0, None) if unit is None else (1, unit)
+        exact_unit = self.lookup.exact_unit
         for n in (3, 2, 1):
-            if i + n > end or any(t.kind != WORD for t in toks[i : i + n]):
+            if n > words:
                 continue
-            term = self.exact_term(" ".join(t.text for t in toks[i : i + n]))
+            term = exact_unit(" ".join([t.text for t in toks[i : i + n]]))
             if term is not None and term.unit is not None:
                 return n, term.unit
         return 0, None
@@ -326,22 +419,28 @@ class Reader:
         pairs: list[tuple[UnitType, int]] = []
         empty = False
         word_units = self.lookup.word_units
+        after_count = self._after_count
         while i < end:
             tok = toks[i]
             kind = tok.kind
             if kind == NUM:  # "3 INF", the common case first
                 j = i + 1
-                nxt = toks[j] if j < end else None
-                if nxt is not None and nxt.low in TIMES:
+                after = after_count[toks[j].text] if j < end else None
+                if after is _TIMES:  # "3 x INF"
                     j += 1
-                    nxt = toks[j] if j < end else None
-                if nxt is not None and nxt.low in NOT_UNITS:
+                    after = after_count[toks[j].text] if j < end else None
+                    if after is _TIMES:  # "3 x x": the second mark is read as a word
+                        nxt = toks[j]
+                        after = (
+                            word_units[nxt.text]
+                            if nxt.kind == WORD and nxt.low not in MULTI_WORD_STARTS
+                            else None
+                        )
+                if after is _NOT_A_UNIT:
                     break
-                unit = None
-                if nxt is not None and nxt.kind == WORD and nxt.low not in MULTI_WORD_STARTS:
-                    unit = word_units[nxt.text]
-                if unit is not None:
-                    used = 1
+                unit: UnitType | None
+                if isinstance(after, UnitType):
+                    used, unit = 1, after
                 else:
                     used, unit = self._counted_unit(line, toks, i, j, end, rule)
                     if unit is None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from adjudicator.diagnostics import Rule
-from adjudicator.notation.listing import HARD_STOPS, span_text
+from adjudicator.notation.listing import span_text
 from adjudicator.notation.model import CombatOutcome, CombatResult
-from adjudicator.notation.reading import Reader
+from adjudicator.notation.reading import HARD_STOPS, Reader
 from adjudicator.notation.tokens import MONEY, NUM, WORD, Token, Tokens
 from adjudicator.units import Units
 

@@ -191,14 +191,14 @@ def read_route(
             if item.place_text is not None:
                 starts = seg.role in ("", "from")
                 named = named or starts
-                if attack and starts and item.units:
+                if attack and starts and item.units.counts:
                     place, could_be = reader.origin(line, item.place_text, rule)
                 else:
                     place = reader.place(line, item.place_text, rule)
             if reader.errors_on(line) > errors:
                 return None  # one error a line: the rest of it cannot be trusted
             if seg.role == "":
-                if item.units or item.place_text is not None:
+                if item.units.counts or item.place_text is not None:
                     origins.append(Start(place, item.units, could_be))
             elif seg.role == "from":
                 if item.units:

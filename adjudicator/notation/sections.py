@@ -73,14 +73,23 @@ spaces and separator), and trying its other ways of splitting the spaces ("Germa
 post-combat" is no header) is wasted work."""
 
 _HEADER = re.compile(
-    r"^[\s*=#_~\-]*"
+    r"^[\s*=#_~\-]*+"
     + _PREFIX
     + r"(?:(?:final|current|updated|new|my|the)\s+)?(?:"
     + "|".join(f"(?P<{s.name}>{p})" for s, p in _PHRASES.items())
     + r")(?:[,\s]+(?:for\s+)?game\s*#?\s*\d+)?"
-    + r"\s*(?:(?:[:=]|\s[-–—]+)\s*(?P<rest>.*?)|(?P<digits>\d.*?))?[\s*=_~:]*$",
+    + r"\s*(?:(?:[:=]|\s[-–—]+)\s*(?P<rest>.*)|(?P<digits>\d.*))?[\s*=_~:]*$",
     re.IGNORECASE,
 )
+"""A section header. The leading marks are possessive: a header word starts with a letter, so
+giving marks back never helps and only repeats the attempt ("=================" is no header).
+What follows the header word is matched to the end of the line: the orders written after it
+(``rest``) are that, less the trailing marks :data:`_TRAILING` (what a lazy ``.*?`` before
+``[\\s*=_~:]*$`` would leave out, found without extending the match one character at a
+time)."""
+_TRAILING = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + "*=_~:"
+"""The marks a header's orders never end with: ``\\s`` (every whitespace character is below
+U+3001) and ``*=_~:``."""
 
 _KIND_WORDS: tuple[tuple[TurnKind, re.Pattern[str]], ...] = (
     (
@@ -198,18 +207,21 @@ length, so the match's offsets are the line's."""
 def header(text: str, low: str | None = None) -> Header | None:
     """The section ``text`` heads ("Combat Moves:", "Purchases: 3 INF"), or None (``low``:
     the text lower-cased, if the caller has it)."""
-    if low is None:
-        low = text.lower()
-    if _HEADER_HINT.search(low) is None:
-        return None
-    m = _HEADER_LOW.match(low) if text.isascii() else _HEADER.match(text)
+    if text.isascii():
+        if low is None:
+            low = text.lower()
+        if _HEADER_HINT.search(low) is None:
+            return None
+        m = _HEADER_LOW.match(low)
+    else:
+        m = _HEADER.match(text)
     if m is None:
         return None
     for section, name in _SECTION_GROUPS:
         if m.group(name) is not None:
             group = "rest" if m.group("rest") is not None else "digits"
-            start, end = m.span(group)
-            rest = text[start:end] if start >= 0 else ""
+            start = m.start(group)
+            rest = text[start:].rstrip(_TRAILING) if start >= 0 else ""
             words = m.group(name).lower()
             flavour = (
                 "retreat"
@@ -249,7 +261,11 @@ def title(text: str, *, subject: bool = False, low: str | None = None) -> Title 
         return None
     plain = text.isascii()  # then the lower-cased line matches as ignoring case does
     kinds, line = (_KIND_WORDS_LOW, low) if plain else (_KIND_WORDS, text)
-    kind = next((k for k, pattern in kinds if pattern.search(line)), None)
+    kind = None
+    for named, pattern in kinds:
+        if pattern.search(line):
+            kind = named
+            break
     power = number = None
     if has_digit(text):  # a round is a number
         m = _TITLE_ROUND_LOW.search(low) if plain else _TITLE_ROUND.search(text)

@@ -31,8 +31,14 @@ _MARKS = (("loss", LOSS_MARK), ("withdrawal", WITHDRAW_MARK), ("retreat", RETREA
 _MARKS_LOW = tuple((kind, re.compile(mark.pattern)) for kind, mark in _MARKS)
 """The markers as written (every letter lower case), for lower-cased ASCII text: matching it
 finds what ignoring case finds in the text, several times faster."""
-_MARK_HINTS = ("ool", "loss", "withdraw", "retreat", "casualty")
-"""Every marker holds one of these: a cheap test before the patterns."""
+
+
+def _may_be_marked(low: str) -> bool:
+    """Whether lower-cased ASCII text holds what every marker holds ("ool", "loss",
+    "withdraw", "retreat", "casualty"): a cheap test before the patterns."""
+    return (
+        "ool" in low or "loss" in low or "withdraw" in low or "retreat" in low or "casualty" in low
+    )
 
 
 def marked_kind(text: str) -> str:
@@ -40,9 +46,12 @@ def marked_kind(text: str) -> str:
     if not text.isascii():
         return next((kind for kind, mark in _MARKS if mark.search(text)), "")
     low = text.lower()
-    if not any(hint in low for hint in _MARK_HINTS):
+    if not _may_be_marked(low):
         return ""
-    return next((kind for kind, mark in _MARKS_LOW if mark.search(low)), "")
+    for kind, mark in _MARKS_LOW:
+        if mark.search(low):
+            return kind
+    return ""
 
 
 _NUMBER = re.compile(

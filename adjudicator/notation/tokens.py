@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import operator
 import re
+from dataclasses import dataclass
 from itertools import chain
-from typing import NamedTuple
 
 NUM, MONEY, ARROW, WORD, PUNCT = "num", "money", "arrow", "word", "punct"
 
 _SPACED_TOKEN = re.compile(
-    r"(\s*)([A-Za-z][A-Za-z'’.]*|\d{1,9}(?!\d)|\$\s?\d{1,9}(?!\d)|\$?\d+|->|=>|→|>|\S)"
+    r"(\s*+)([A-Za-z][A-Za-z'’.]*+|\d{1,9}+(?!\d)|\$\s?\d{1,9}+(?!\d)|\$?\d++|->|=>|→|>|\S)"
 )
 """One token and the spaces before it. A token is a word, a number, money ("$32", "$ 32"),
 digits too long for a number, an arrow, or any other mark; every branch starts on a non-space
-character, so only spaces lie between two tokens."""
+character, so only spaces lie between two tokens. The repeats are possessive: giving back a
+space or a letter never lets another branch match, and a run of ten digits or more is no
+shorter number either, so trying is wasted work."""
 _KIND = re.compile(r"([A-Za-z])|(\d{1,9}\Z)|(\$\s?\d{1,9}\Z)|(\$?\d+\Z)|((?:->|=>|→|>)\Z)")
 """Which branch of :data:`_SPACED_TOKEN` a whole token matched, by group number (none: a
 mark). A run of ten digits or more is punctuation: too long for any count, and never read as
@@ -32,12 +34,14 @@ WORD_LIMIT = 20_000
 """Written tokens kept before the table starts afresh (every new misspelling is a new one)."""
 
 
-class Token(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Token:
     """One token: a number, money ("$32"), an arrow, a word or a punctuation mark.
 
     ``low`` is the text lower-cased without trailing full stops ("v." -> "v"), for keywords.
     A token is what was written, not where: the same "INF" serves every line that has one
-    (:class:`Tokens` knows where each of a line's tokens stands).
+    (:class:`Tokens` knows where each of a line's tokens stands). Its fields are slots: the
+    readers ask each token's kind and words many times a line.
     """
 
     kind: str
@@ -58,11 +62,9 @@ class Tokens(list[Token]):
 
     __slots__ = ("spaced", "text")
 
-    def __init__(self, text: str, spaced: list[tuple[str, str]]) -> None:
-        super().__init__(map(_WORDS.__getitem__, map(_WRITTEN, spaced)))
-        self.text = text
-        self.spaced = spaced
-        """(spaces before, token as written) for each token."""
+    text: str
+    spaced: list[tuple[str, str]]
+    """(spaces before, token as written) for each token."""
 
     def span(self, i: int, j: int) -> str:
         """The text of tokens ``i`` to ``j - 1``, spacing as written ("" if none)."""
@@ -95,11 +97,17 @@ class _Words(dict[str, Token]):
 
 
 _WORDS = _Words()
+token = _WORDS.__getitem__
+"""The token ``written`` is (the same object every line that has it gets)."""
 
 
 def tokenize(text: str) -> Tokens:
     """The tokens of ``text``; "10inf" is the number 10 then the word "inf"."""
-    return Tokens(text, _SPACED_TOKEN.findall(text))
+    spaced = _SPACED_TOKEN.findall(text)
+    toks = Tokens(map(_WORDS.__getitem__, map(_WRITTEN, spaced)))
+    toks.text = text
+    toks.spaced = spaced
+    return toks
 
 
 _DIGIT = re.compile(r"\d")

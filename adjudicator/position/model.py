@@ -16,7 +16,7 @@ turn with possession of its capital collects income").
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -31,6 +31,8 @@ class PositionError(ValueError):
 
 PowerUnits = Mapping[Power, Units]
 """The units each power has in one space (powers with none are absent)."""
+_NOBODY: PowerUnits = MappingProxyType({})
+"""The units in a space where nobody has any."""
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -45,15 +47,11 @@ def copied(mapping: Mapping[K, V]) -> dict[K, V]:
     return dict(mapping)
 
 
-def _turn_rank(item: tuple[Power, Units]) -> int:
-    """A (power, units) pair's place in turn order."""
-    return TURN_ORDER.index(item[0])
-
-
 def _frozen_units(units: Mapping[str, Mapping[Power, Units]]) -> Mapping[str, PowerUnits]:
     cleaned: dict[str, PowerUnits] = {}
     for space in sorted(units):
-        per_power = {p: u for p, u in sorted(units[space].items(), key=_turn_rank) if u}
+        given = units[space]
+        per_power = {p: u for p in TURN_ORDER if (u := given.get(p)) is not None and u.counts}
         if per_power:
             cleaned[space] = MappingProxyType(per_power)
     return MappingProxyType(cleaned)
@@ -75,6 +73,8 @@ class Position:
     units: Mapping[str, PowerUnits]
     bank: Mapping[Power, int]
     technologies: Mapping[Power, frozenset[Technology]]
+    _derived: dict[object, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Facts derived from this (immutable) position, computed once: :meth:`memo`."""
 
     @classmethod
     def of(
@@ -110,11 +110,11 @@ class Position:
 
     def units_at(self, space: str) -> PowerUnits:
         """The units every power has in ``space``."""
-        return self.units.get(space, MappingProxyType({}))
+        return self.units.get(space, _NOBODY)
 
     def units_of(self, space: str, power: Power) -> Units:
         """The units ``power`` has in ``space``."""
-        return self.units.get(space, {}).get(power, NO_UNITS)
+        return self.units.get(space, _NOBODY).get(power, NO_UNITS)
 
     def side_units(self, space: str, alliance: Alliance) -> Units:
         """All units of ``alliance``'s powers in ``space``, added up."""
@@ -126,22 +126,22 @@ class Position:
 
     def enemy_units(self, space: str, power: Power) -> Units:
         """The units in ``space`` of the powers at war with ``power``."""
-        if space not in self.occupied(_other(power.alliance)):
+        if space not in self.occupied(_OTHER[power.alliance]):
             return NO_UNITS
-        cache = self.memo()
+        cache = self._derived
         key = ("enemy", space, power.alliance)
         found = cache.get(key)
         if found is None:
-            found = cache[key] = self.side_units(space, _other(power.alliance))
+            found = cache[key] = self.side_units(space, _OTHER[power.alliance])
         return found
 
     def has_enemy(self, space: str, power: Power) -> bool:
         """Whether any unit of a power at war with ``power`` is in ``space``."""
-        return space in self.occupied(_other(power.alliance))
+        return space in self.occupied(_OTHER[power.alliance])
 
     def occupied(self, alliance: Alliance) -> frozenset[str]:
         """The spaces holding any unit of ``alliance``'s powers."""
-        cache = self.memo()
+        cache = self._derived
         key = ("occupied", alliance)
         found = cache.get(key)
         if found is None:
@@ -154,7 +154,7 @@ class Position:
 
     def holdings(self, power: Power) -> Mapping[str, Units]:
         """Every space where ``power`` has units, with those units, by name."""
-        cache = self.memo()
+        cache = self._derived
         key = ("holdings", power)
         found = cache.get(key)
         if found is None:
@@ -170,7 +170,7 @@ class Position:
     def unit_counts(self, power: Power) -> Mapping[tuple[str, UnitType], int]:
         """How many units of each type ``power`` has in each space, by (space, type): the
         checks ask "how many INF in Karelia?" of every origin they weigh."""
-        cache = self.memo()
+        cache = self._derived
         key = ("unit counts", power)
         found = cache.get(key)
         if found is None:
@@ -187,6 +187,20 @@ class Position:
         """Every space where ``power`` has units, with those units, by name."""
         return iter(self.holdings(power).items())
 
+    def places_with(self, power: Power, unit: UnitType) -> tuple[tuple[str, int], ...]:
+        """Every space where ``power`` has ``unit``, with how many, by name: where a unit
+        written with no clear origin can have come from."""
+        cache = self._derived
+        key = ("places with", power, unit)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = tuple(
+                (space, units.count(unit))
+                for space, units in self.holdings(power).items()
+                if units.count(unit)
+            )
+        return found
+
     # --- ownership and money ---------------------------------------------------------------
 
     def owner(self, territory: str) -> Power | None:
@@ -200,7 +214,7 @@ class Position:
 
     def friendly_land(self, alliance: Alliance) -> frozenset[str]:
         """The land territories ``alliance``'s powers hold (where their planes may land)."""
-        cache = self.memo()
+        cache = self._derived
         key = ("friendly", alliance)
         found = cache.get(key)
         if found is None:
@@ -211,11 +225,7 @@ class Position:
 
     def memo(self) -> dict[object, Any]:
         """Facts derived from this (immutable) position, computed once."""
-        cache = self.__dict__.get("_derived")
-        if cache is None:
-            cache = {}
-            object.__setattr__(self, "_derived", cache)
-        return cache
+        return self._derived
 
     def territories_of(self, power: Power) -> tuple[str, ...]:
         """The land territories ``power`` controls, by name."""
@@ -223,7 +233,7 @@ class Position:
 
     def _counts(self) -> dict[Power, tuple[int, int]]:
         """Each owning power's territories and their income value, counted in one pass."""
-        cache = self.memo()
+        cache = self._derived
         found = cache.get("counts")
         if found is None:
             territories = self.board.territories
@@ -266,9 +276,9 @@ class Position:
 
     def _same_owners(self, changed: Position) -> Position:
         """``changed`` (a copy with the same owners) knowing the counts this one has found."""
-        counts = self.__dict__.get("_derived", {}).get("counts")
+        counts = self._derived.get("counts")
         if counts is not None and changed.owners is self.owners and changed.board is self.board:
-            changed.memo()["counts"] = counts
+            changed._derived["counts"] = counts
         return changed
 
     def _copy(
@@ -335,7 +345,7 @@ class Position:
         if before is None and power is not None:
             owners = dict(sorted(owners.items()))
         changed = self._copy(owners=MappingProxyType(owners))
-        counts = self.__dict__.get("_derived", {}).get("counts")
+        counts = self._derived.get("counts")
         if counts is not None and territory in self.board.territories:
             ipc = self.board.territories[territory].ipc
             moved = dict(counts)
@@ -345,7 +355,7 @@ class Position:
             if power is not None:
                 held, value = moved.get(power, (0, 0))
                 moved[power] = (held + 1, value + ipc)
-            changed.memo()["counts"] = moved
+            changed._derived["counts"] = moved
         return changed
 
     def with_bank(self, power: Power, ipcs: int) -> Position:
@@ -365,8 +375,8 @@ class Position:
         return self._same_owners(changed)
 
 
-def _other(alliance: Alliance) -> Alliance:
-    return Alliance.ALLIES if alliance is Alliance.AXIS else Alliance.AXIS
+_OTHER = {Alliance.AXIS: Alliance.ALLIES, Alliance.ALLIES: Alliance.AXIS}
+"""The alliance at war with each."""
 
 
 _CAPITALS: dict[int, tuple[Board, dict[Power, str]]] = {}
