@@ -107,7 +107,7 @@ def _ending(chain: RoundChain[Prob], policy: RetreatPolicy, state: State) -> End
     return None
 
 
-def _walk_in(chain: RoundChain[Prob]) -> Tally[Prob] | None:
+def walk_in(chain: RoundChain[Prob]) -> Tally[Prob] | None:
     """A defence with nothing that fights and no AA gun to fire is taken without a roll
     (the engine's :func:`~adjudicator.battle.engine.start`)."""
     if start(chain.setup).outcome is Outcome.CONTINUES:
@@ -126,9 +126,9 @@ def by_rounds(
 ) -> Tally[Prob]:
     """Follow the battle round by round until nothing is in play (or less than
     ``tolerance``, or ``most_rounds`` are rolled)."""
-    walk_in = _walk_in(chain)
-    if walk_in is not None:
-        return walk_in
+    taken = walk_in(chain)
+    if taken is not None:
+        return taken
     live: dict[State, Prob] = {}
     _outer(chain.first(), chain.one, live, floor)
     ends: dict[tuple[Ending, State], Prob] = defaultdict(lambda: chain.zero)
@@ -162,9 +162,9 @@ def absorbed(chain: RoundChain[Prob], policy: RetreatPolicy, *, floor: float = 0
     """Where the battle ends, each state visited once (no round distribution)."""
     if policy.after_round is not None and chain.setup.retreat_possible:
         return by_rounds(chain, policy)
-    walk_in = _walk_in(chain)
-    if walk_in is not None:
-        return walk_in
+    taken = walk_in(chain)
+    if taken is not None:
+        return taken
     first: dict[State, Prob] = {}
     _outer(chain.first(), chain.one, first)
     pending: dict[int, dict[State, Prob]] = defaultdict(dict)

@@ -61,14 +61,24 @@ def summarise(chain: RoundChain[Prob], tally: Tally[Prob]) -> Odds[Prob]:
     setup = chain.setup
     start_a, start_d = ipc_value(setup.attacking), ipc_value(setup.defending)
     lost_a = lost_d = captures = zero
+    spent_a: dict[int, int] = {}
+    spent_d: dict[int, int] = {}
+    holds: dict[int, bool] = {}
     for (ending, state), p in tally.ends.items():
-        a, d = chain.units(state >> SHIFT), chain.units(state & LOW)
+        a_id, d_id = state >> SHIFT, state & LOW
+        a, d = chain.units(a_id), chain.units(d_id)
+        if a_id not in spent_a:
+            spent_a[a_id] = start_a - ipc_value(a)
+        if d_id not in spent_d:
+            spent_d[d_id] = start_d - ipc_value(d)
         total[ending] += p
-        lost_a += p * (start_a - ipc_value(a))
-        lost_d += p * (start_d - ipc_value(d))
+        lost_a += p * spent_a[a_id]
+        lost_d += p * spent_d[d_id]
         if ending is Ending.ATTACKER_WINS:
             kept[ending][a] += p
-            if setup.is_land and a.only(U.INF, U.ARM):
+            if a_id not in holds:
+                holds[a_id] = setup.is_land and bool(a.only(U.INF, U.ARM))
+            if holds[a_id]:
                 captures += p
         elif ending is Ending.DEFENDER_WINS:
             kept[ending][d] += p
