@@ -51,10 +51,15 @@ class Reading:
         return self.kind == TURN
 
 
+def subject_words(subject: str) -> str:
+    """A subject's own words: without reply and forward prefixes and tags ("Re: [Game 12]")."""
+    return _TAG.sub("", subject, count=1)
+
+
 def _headline(subject: str, text: str) -> str:
     """The subject (without reply prefixes and tags) and the sender's first own line."""
     first = next((line.text for line in own_text(text).lines if line.text.strip()), "")
-    return f"{_TAG.sub('', subject)}\n{first}"
+    return f"{subject_words(subject)}\n{first}"
 
 
 def read_message(subject: str, text: str) -> Reading:

@@ -232,19 +232,7 @@ class BattleRoll:
             scored = sum(die <= hit_on for die in thrown)
             hits[each.side] += scored
             groups.append({**each.recorded, "dice": thrown, "hits": scored})
-        data: dict[str, Any] = {
-            **self.header.data(by),
-            "battle": self.battle,
-            "attacker": _listed(self._named[0]),
-            "defender": _listed(self._named[1]),
-            "options": list(self.options),
-            "groups": groups,
-            "dice": dice,
-            "hits": hits,
-        }
-        if self.bombard:
-            data["bombard"] = _listed(self._named[2])
-        return data
+        return {**self.listed(by), "groups": groups, "dice": dice, "hits": hits}
 
     def listed(self, by: str) -> dict[str, Any]:
         """The entry data every way of throwing the round shares: the header, the battle,

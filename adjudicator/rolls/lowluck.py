@@ -60,13 +60,11 @@ def power_of(group: Group) -> int:
 
 @dataclass(frozen=True)
 class LowLuckVolley:
-    """One Low Luck total: whose, which fire, its power and the groups that make it."""
+    """One Low Luck total: whose, which fire, and its power."""
 
     fire: str
     side: str
     power: int
-    groups: tuple[int, ...]
-    """The indexes (in the entry's ``groups``) of the groups it adds up."""
 
     @property
     def sure(self) -> int:
@@ -92,15 +90,15 @@ class LowLuckVolley:
 
 def volleys(groups: Sequence[Group]) -> tuple[LowLuckVolley, ...]:
     """The groups added up into their volleys, in the order thrown (empty ones left out)."""
-    members: dict[tuple[str, str], list[int]] = {}
-    for index, each in enumerate(groups):
-        members.setdefault(volley_of(each), []).append(index)
-    out = []
-    for key in VOLLEY_ORDER:
-        if key in members:
-            power = sum(power_of(groups[i]) for i in members[key])
-            out.append(LowLuckVolley(key[0], key[1], power, tuple(members[key])))
-    return tuple(out)
+    powers: dict[tuple[str, str], int] = {}
+    for each in groups:
+        key = volley_of(each)
+        powers[key] = powers.get(key, 0) + power_of(each)
+    return tuple(
+        LowLuckVolley(fire, side, powers[fire, side])
+        for fire, side in VOLLEY_ORDER
+        if (fire, side) in powers
+    )
 
 
 @dataclass(frozen=True)
@@ -114,22 +112,16 @@ class LowLuckRoll:
     def volleys(self) -> tuple[LowLuckVolley, ...]:
         return volleys(self.roll.groups)
 
-    @property
-    def dice_count(self) -> int:
-        """One die for each volley with a remainder."""
-        return sum(1 for v in self.volleys if v.remainder)
-
     def record(self, by: str, draw: Draw) -> dict[str, Any]:
         """The entry's data: header, units as entered, the groups with their power, and the
         volleys with their sure hits and remainder dice, in the order thrown."""
         roll = self.roll
         fired = self.volleys
         dice = draw(sum(1 for v in fired if v.remainder))
-        recorded, hits, start = [], {"attacker": 0, "defender": 0}, 0
+        each_die = iter(dice)
+        recorded, hits = [], {"attacker": 0, "defender": 0}
         for volley in fired:
-            end = start + (1 if volley.remainder else 0)
-            data = volley.record(dice[start:end])
-            start = end
+            data = volley.record([next(each_die)] if volley.remainder else [])
             hits[volley.side] += data["hits"]
             recorded.append(data)
         groups = []

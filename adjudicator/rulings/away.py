@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
+from adjudicator.notation.messages import subject_words
+
 MAX_AWAY = timedelta(days=14)
 """The longest an away notice may be (issue 22: "at most 14 days a notice")."""
 
@@ -94,8 +96,6 @@ def line_after(since: datetime, wait: timedelta, notices: Iterable[AwayNotice]) 
     return at + left
 
 
-_PREFIXES = re.compile(r"^\s*(?:(?:re|fwd?|aw|sv)\s*:\s*|\[[^\]]*\]\s*)*", re.IGNORECASE)
-"""Reply and forward prefixes and tags ("Re: [Game 12] ...") before a subject's words."""
 _AWAY = re.compile(r"away\b", re.IGNORECASE)
 _DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 AWAY_SUBJECT = "Away 2026-12-01 to 2026-12-10, or Away until 2026-12-10"
@@ -112,7 +112,7 @@ def away_subject(subject: str, today: date) -> tuple[date, date] | None:
     until, counted from ``today``. None when the subject is not an away notice; raises
     :class:`UnreadAway`, saying how to write it, when its days cannot be read. Whether
     they are allowed (14 days at most, not past) is the note's own check."""
-    words = _PREFIXES.sub("", subject, count=1)
+    words = subject_words(subject)
     if not _AWAY.match(words):
         return None
     found = _DAY.findall(words)

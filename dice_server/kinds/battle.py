@@ -23,7 +23,7 @@ from adjudicator.rolls import (
     RollRuleError,
     read_roll,
 )
-from adjudicator.rolls.lowluck import LowLuckRoll, volley_lines
+from adjudicator.rolls.lowluck import volley_lines
 from dice_server.kinds.base import SIDE, Data, EntryKind, thrown
 from dice_server.kinds.forms import HeaderForm, MultiCheckbox, count_field
 from dice_server.requests import (
@@ -152,11 +152,6 @@ def describe_low_luck(data: Data) -> list[str]:
         *volley_lines(data),
         f"Hits: attacker {hits.get('attacker')}, defender {hits.get('defender')}",
     ]
-
-
-def low_luck(request: BattleRoll) -> LowLuckRoll:
-    """The same round, thrown by Low Luck (a game with that option)."""
-    return LowLuckRoll(request)
 
 
 LOW_LUCK = EntryKind(

@@ -235,16 +235,17 @@ def _record(
 def _note_payload(ctx: ServiceContext, inbound: Inbound, kind: str) -> dict[str, str]:
     """The note a message that is not a turn records: of the topic the engine read, or an
     away notice when its subject says "Away" with its days (:func:`away_subject`)."""
-    payload = {"topic": kind, "text": _note_text(inbound)}
+    text = _note_text(inbound)
     if kind != NOTE:
-        return payload
+        return {"topic": kind, "text": text}
     try:
         days = away_subject(inbound.subject or "", ctx.clock().astimezone(UTC).date())
     except UnreadAway as exc:
         raise InvalidRequest(str(exc)) from None
-    if days is not None:
-        payload.update(topic="away", **{"from": days[0].isoformat(), "until": days[1].isoformat()})
-    return payload
+    if days is None:
+        return {"topic": kind, "text": text}
+    first, last = days
+    return {"topic": "away", "text": text, "from": first.isoformat(), "until": last.isoformat()}
 
 
 def _note_text(inbound: Inbound) -> str:

@@ -19,7 +19,7 @@ from dice_server.models import Game, LedgerEntry, Member
 from dice_server.services import ServiceContext
 from dice_server.services.forfeits import entry_time
 from dice_server.services.reminders import read_clock
-from dice_server.services.views import GameSummary, games_for
+from dice_server.services.views import GameSummary, Person, games_for
 
 REPEATED = 2
 """Forfeited or annulled games that flag a member for the Minister (IAAPA: "Players who
@@ -63,7 +63,7 @@ class PastLine:
     moves), since when, and when the line passed (pushed back by his away notices)."""
 
     game: int
-    waiting_for: str
+    waiting_for: Person
     power: str
     since: datetime
     line: datetime
@@ -146,7 +146,9 @@ def _past_line(ctx: ServiceContext, session: Any, now: datetime) -> list[PastLin
             continue
         line = clock.forfeit_line(wait)
         if line <= now:
-            found.append(PastLine(game.number, clock.waiting_for, clock.power, clock.since, line))
+            silent = game.axis if clock.owing.side == "axis" else game.allies
+            who = Person(silent.name, silent.email)
+            found.append(PastLine(game.number, who, clock.power, clock.since, line))
     return sorted(found, key=lambda past: (past.line, past.game))
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudicator.rolls.lowluck import LowLuckRoll
 from dice_server.db import reading
 from dice_server.dice import SealedSeed
 from dice_server.errors import NotFound
@@ -39,7 +40,7 @@ def write(
         raise NotFound(f"there is no roll of kind {kind!r}")
     request = read(payload)
     if kind == "roll" and _low_luck(ctx, number):
-        kind, request = battle.LOW_LUCK.name, battle.low_luck(request)
+        kind, request = battle.LOW_LUCK.name, LowLuckRoll(request)
     sessions: list[Session] = []
 
     def build(seq: int, seed: SealedSeed | None, member: Actor) -> dict[str, Any]:

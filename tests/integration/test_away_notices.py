@@ -24,6 +24,10 @@ from tests.integration.test_mail import courier_for
 from tests.integration.test_turn_clock import ALLIES, AXIS, reminders
 
 # The game begins 2026-11-21 12:00 UTC; the Allies (USSR) owe the first move.
+WAITING_FOR_ALLIES = (
+    f'<span class="person">Allies</span> <span class="muted">({ALLIES})</span> (USSR to move)'
+)
+"""The dashboard names the silent player as every page does: name, then address."""
 AWAY = {"topic": "away", "text": "at a wedding", "from": "2026-11-22", "until": "2026-11-24"}
 """Three whole UTC days away, within the wait."""
 
@@ -137,7 +141,7 @@ def test_the_dashboard_lists_a_game_past_the_line_and_not_one_before_it(
     clock.advance(minutes=1)
     page = minister.get("/minister").get_data(as_text=True)
     assert "Past the forfeit line" in page
-    assert f"{ALLIES} (USSR to move)" in page
+    assert WAITING_FOR_ALLIES in page
     assert "2026-11-21 12:00 UTC" in page and "2026-11-26 12:00 UTC" in page
     assert "No game has passed its forfeit line." not in page
 
@@ -153,4 +157,4 @@ def test_the_dashboard_honours_an_away_notice(
     )
     clock.advance(minutes=1)
     page = minister.get("/minister").get_data(as_text=True)
-    assert "2026-11-29 12:00 UTC" in page and f"{ALLIES} (USSR to move)" in page
+    assert "2026-11-29 12:00 UTC" in page and WAITING_FOR_ALLIES in page
