@@ -116,7 +116,7 @@ def place_entries(
     land_aliases: dict[str, set[str]] = {}
     for t in board.land:
         land_aliases[t.name] = word_variants(t.name) | {t.name} | set(aliases.get(t.name, ()))
-        for alias in word_variants(t.name):
+        for alias in sorted(word_variants(t.name)):
             tiers.add(alias, t.name)
     land_keys = {normalise(a): land for land, al in land_aliases.items() for a in al}
     tiers.next_tier()
@@ -135,9 +135,9 @@ def place_entries(
         if land is not None:
             named_after.add(land)
             stems |= land_aliases[land]
-        for s, suffix in product(stems, _SEA_SUFFIXES):
+        for s, suffix in product(sorted(stems), _SEA_SUFFIXES):
             tiers.add(f"{s} {suffix}", t.name)
-        for s in stems:
+        for s in sorted(stems):
             key = normalise(s)
             if len(key) >= 4 and key not in _COMPASS and key not in land_keys:
                 tiers.add(s, t.name)

@@ -349,3 +349,33 @@ def test_any_board_gets_generated_names(big_world_xml: Path) -> None:
     assert names.place("Caribbean Sea").value == "SZ 37 Caribbean Sea"
     with pytest.raises(AmbiguousName, match="SZ 9 North Atlantic"):
         names.place("North Atlantic")
+
+
+def test_the_alias_table_is_the_same_under_every_string_hash_seed() -> None:
+    """Aliases come from sets of word variants; when two spellings normalise alike the first
+    added is the one a typo warning quotes, so the order must not follow Python's string hash
+    (PYTHONHASHSEED), or the same email draws different warnings from run to run."""
+    import subprocess
+    import sys
+
+    program = (
+        "from adjudicator.boards import classic\n"
+        "from adjudicator.names.classic_aliases import CLASSIC_ALIASES\n"
+        "from adjudicator.names.places import place_entries\n"
+        "print(repr(place_entries(classic(), CLASSIC_ALIASES)))\n"
+    )
+    root = Path(__file__).resolve().parents[3]
+    tables = {
+        subprocess.run(
+            [sys.executable, "-c", program],
+            cwd=root,
+            env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(tables) == 1
+    [table] = tables
+    assert "Caroline Islands" in table
