@@ -154,6 +154,9 @@ class Rule(FastEnum):
     # --- The printed game (facts sheet) ----------------------------------------------------
     DICE_FACES = "Battle dice show 1 to 6"
     """A die outside 1..6 cannot have come from the dice server."""
+    LOW_LUCK = "TripleA Low Luck vs. Dice"
+    """"The total is then divided by the dice sides (6), and if there is any remainder it is
+    rolled for": a volley scores its sure hits, and one more only on a remainder die."""
     SUBS_HIT_SHIPS = "Combat sequence: subs hit only ships"
     """Submarines never hit aircraft (facts sheet section 1)."""
     BATTLE_OVER = "Combat sequence: a battle ends when a side is gone or retreats"

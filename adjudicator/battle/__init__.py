@@ -36,7 +36,10 @@ BB or AA (IC allowed on defence), in any case, TNK/CV/SS accepted; TECH a techno
                                         # optional: losses a player named for the round
                                         #   (the defender's answer to a pause)
         "withdraw": {"attacker": n, "defender": n},  # optional: subs withdrawing after it
-        "retreat": 0 | 1}]}             # optional: the attacker retreats after the round
+        "retreat": 0 | 1,               # optional: the attacker retreats after the round
+        "low_luck": [{"side": "attacker" | "defender",   # a round thrown by Low Luck, in
+                      "fire": "aa" | "bombard" | "first-strike" | "subs" | "units",
+                      "power": n, "hits": n}]}]}          #   place of every dice key above
 
 Several battles of one turn, in the order rolled: ``{"version": 1, "battles": [battle...]}``
 where each battle is the object above (its ``version`` may be left out) and may carry

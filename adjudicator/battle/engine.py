@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from adjudicator.battle import lowluck as lucky
 from adjudicator.battle.casualties import allocation_fits, casualties_by_order, forced_losses
 from adjudicator.battle.findings import error, info, warning
 from adjudicator.battle.firing import (
@@ -148,11 +149,20 @@ def play_round(
     """Play round ``number`` from ``state`` with the dice of ``rnd``."""
     notes: list[Diagnostic] = []
     a0, d0 = state.attacker, state.defender
-    aa = fire_aa(number, setup, a0, rnd.aa)
+    shots = rnd.low_luck
+    aa = (
+        fire_aa(number, setup, a0, rnd.aa)
+        if shots is None
+        else lucky.low_luck_aa(number, setup, a0, shots)
+    )
     notes.extend(aa.diagnostics)
     a1 = a0.minus(aa.lost)
-    support = fire_support(number, setup, rnd.bombard)
-    first = fire_first_strike(number, setup, a1, rnd.subs)
+    if shots is None:
+        support = fire_support(number, setup, rnd.bombard)
+        first = fire_first_strike(number, setup, a1, rnd.subs)
+    else:
+        support = lucky.low_luck_support(number, setup, shots)
+        first = lucky.low_luck_first_strike(number, setup, a1, shots)
     notes += [*support.diagnostics, *first.diagnostics]
     d_order = setup.order(Side.DEFENDER, attackers_only_air=a1.surface == 0)
     a_order = setup.order(Side.ATTACKER)
@@ -163,7 +173,26 @@ def play_round(
     d1 = d0.minus(struck)
     main_a, main_d = Volley(), Volley()
     attacker_dice, void = drop_shot(setup, a1, aa.lost, rnd.attacker)
-    if a1 and d1:
+    if a1 and d1 and shots is not None:
+        struck_first = (
+            not setup.is_land
+            and a1.count(U.SUB) > 0
+            and lucky.shot(shots, Side.ATTACKER, "first-strike") is not None
+        )
+        main_a = lucky.low_luck_main(
+            number,
+            setup,
+            Side.ATTACKER,
+            a1,
+            shots,
+            skip_subs=struck_first,
+            subs_optional=d1.surface == 0,
+        )
+        main_d = lucky.low_luck_main(
+            number, setup, Side.DEFENDER, d1, shots, subs_optional=a1.surface == 0
+        )
+        notes += [*main_a.diagnostics, *main_d.diagnostics]
+    elif a1 and d1:
         struck_first = bool(rnd.subs) and not setup.is_land and a1.count(U.SUB) > 0
         main_a = fire_main(
             number,
@@ -184,7 +213,7 @@ def play_round(
             optional=frozenset({U.SUB}) if a1.surface == 0 else frozenset(),
         )
         notes += [*main_a.diagnostics, *main_d.diagnostics]
-    else:
+    elif shots is None:
         notes += [
             *unused(number, "attacker", attacker_dice),
             *unused(number, "defender", rnd.defender),

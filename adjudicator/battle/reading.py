@@ -21,7 +21,13 @@ from adjudicator.battle.errors import (
     UnsupportedVersion,
     WrongType,
 )
-from adjudicator.battle.setup import BattleSetup, CasualtyChoice, RoundInput
+from adjudicator.battle.setup import (
+    LOW_LUCK_FIRES,
+    BattleSetup,
+    CasualtyChoice,
+    LowLuckShot,
+    RoundInput,
+)
 from adjudicator.names import NameResolutionError, exactly, technology_names
 from adjudicator.units import Battlefield, OrderOfLoss, Side, Technology, Units, UnitType
 
@@ -65,8 +71,12 @@ ROUND_KEYS = frozenset(
         "casualties",
         "withdraw",
         "retreat",
+        "low_luck",
     }
 )
+DICE_KEYS = ("aa", "bombard", "subs", "attacker", "defender")
+"""A round's dice: a Low Luck round throws its volleys' remainder dice in their place."""
+SHOT_KEYS = frozenset({"side", "fire", "power", "hits"})
 
 
 @dataclass(frozen=True)
@@ -216,6 +226,38 @@ def _cargo(doc: Mapping[str, object]) -> tuple[int, int | None]:
     return values.get(UnitType.TRN, 0), values.get(UnitType.AC)
 
 
+def _low_luck(value: object, where: str) -> tuple[LowLuckShot, ...]:
+    """A Low Luck round's volleys: ``[{"side", "fire", "power", "hits"}, ...]``."""
+    shots = []
+    seen: set[tuple[Side, str]] = set()
+    for i, item in enumerate(_list(value, where)):
+        at = f"{where}[{i}]"
+        shot = _object(item, at)
+        _keys(shot, SHOT_KEYS, at)
+        for key in sorted(SHOT_KEYS - set(shot)):
+            raise MissingField(f"{at}.{key}", "every Low Luck volley names side, fire, power, hits")
+        side, fire = shot["side"], shot["fire"]
+        if side not in ("attacker", "defender"):
+            raise InvalidValue(f"{at}.side", f"expected attacker or defender, got {side!r}")
+        if fire not in LOW_LUCK_FIRES:
+            raise InvalidValue(
+                f"{at}.fire", f"expected one of {', '.join(LOW_LUCK_FIRES)}, got {fire!r}"
+            )
+        whose = Side.ATTACKER if side == "attacker" else Side.DEFENDER
+        if (whose, fire) in seen:
+            raise InvalidValue(at, f"the {side}'s {fire} volley is given twice")
+        seen.add((whose, fire))
+        shots.append(
+            LowLuckShot(
+                whose,
+                str(fire),
+                _integer(shot["power"], f"{at}.power"),
+                _integer(shot["hits"], f"{at}.hits"),
+            )
+        )
+    return tuple(shots)
+
+
 def _round(value: object, where: str) -> RoundInput:
     doc = _object(value, where)
     _keys(doc, ROUND_KEYS, where)
@@ -227,6 +269,14 @@ def _round(value: object, where: str) -> RoundInput:
         chosen = CasualtyChoice(parts.get("subs"), parts.get("defender"), parts.get("attacker"))
     withdraw = _object(doc.get("withdraw", {}), f"{where}.withdraw")
     _keys(withdraw, frozenset({"attacker", "defender"}), f"{where}.withdraw")
+    shots = None
+    if "low_luck" in doc:
+        shots = _low_luck(doc["low_luck"], f"{where}.low_luck")
+        for key in DICE_KEYS:
+            if key in doc:
+                raise InvalidValue(
+                    f"{where}.{key}", "a Low Luck round records volleys, not dice (low_luck)"
+                )
     return RoundInput(
         aa=_dice(doc.get("aa", []), f"{where}.aa"),
         bombard=_dice(doc.get("bombard", []), f"{where}.bombard"),
@@ -237,6 +287,7 @@ def _round(value: object, where: str) -> RoundInput:
         withdraw_attacker=_integer(withdraw.get("attacker", 0), f"{where}.withdraw.attacker"),
         withdraw_defender=_integer(withdraw.get("defender", 0), f"{where}.withdraw.defender"),
         retreat=_flag(doc, "retreat", where),
+        low_luck=shots,
     )
 
 

@@ -224,6 +224,24 @@ class CasualtyChoice:
         return self.first_strike is not None or self.defender is not None
 
 
+LOW_LUCK_FIRES = ("aa", "bombard", "first-strike", "subs", "units")
+"""The volleys of a Low Luck round: the AA gun's shots, the support shots, the attacking
+subs rolled first, and each side's subs and other units in the main roll."""
+
+
+@dataclass(frozen=True)
+class LowLuckShot:
+    """One Low Luck volley as recorded (TripleA rule book, "Low Luck vs. Dice": "all of the
+    attacker's units have their attack powers added together. The total is then divided by
+    the dice sides (6), and if there is any remainder it is rolled for"): whose, which fire
+    (one of :data:`LOW_LUCK_FIRES`), the power added up, and the hits it scored."""
+
+    side: Side
+    fire: str
+    power: int
+    hits: int
+
+
 @dataclass(frozen=True)
 class RoundInput:
     """The dice of one battle round, in the order thrown, and what the players decided.
@@ -234,6 +252,7 @@ class RoundInput:
     (the attacking subs rolled first, when the attacker chooses to) and the main dice per
     unit type for each side. ``withdraw_attacker``/``withdraw_defender`` count submarines
     withdrawing after the round; ``retreat`` is the attacker's retreat after it.
+    ``low_luck`` holds the volleys of a round thrown by Low Luck, in place of any dice.
     """
 
     aa: tuple[int, ...] = ()
@@ -245,3 +264,4 @@ class RoundInput:
     withdraw_attacker: int = 0
     withdraw_defender: int = 0
     retreat: bool = False
+    low_luck: tuple[LowLuckShot, ...] | None = None

@@ -25,6 +25,7 @@ from adjudicator.rolls.battle import (
     layout,
 )
 from adjudicator.rolls.replay import (
+    BATTLE_ROLL_KINDS,
     EntryError,
     RollReading,
     battle_document,
@@ -41,6 +42,7 @@ from adjudicator.rolls.special import (
 
 __all__ = [
     "ATTACKER_TECH",
+    "BATTLE_ROLL_KINDS",
     "BATTLE_UNITS",
     "BREAKTHROUGH",
     "COMBAT_VALUES",

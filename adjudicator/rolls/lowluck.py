@@ -114,18 +114,30 @@ class LowLuckRoll:
 
     def record(self, by: str, draw: Draw) -> dict[str, Any]:
         """The entry's data: header, units as entered, the groups with their power, and the
-        volleys with their sure hits and remainder dice, in the order thrown."""
+        volleys with their sure hits and remainder dice, in the order thrown.
+
+        When the AA gun hits, the throw stops there: the downed aircraft do not fire, and
+        which of them fell is the attacker's to say (by his order of loss), so the power his
+        units fire with is known only then. The entry records the AA volley alone (with the
+        AA group), and the round goes on in the attacker's next roll, for the survivors."""
         roll = self.roll
         fired = self.volleys
-        dice = draw(sum(1 for v in fired if v.remainder))
-        each_die = iter(dice)
-        recorded, hits = [], {"attacker": 0, "defender": 0}
+        recorded: list[dict[str, Any]] = []
+        dice: list[int] = []
+        hits = {"attacker": 0, "defender": 0}
         for volley in fired:
-            data = volley.record([next(each_die)] if volley.remainder else [])
+            thrown = draw(1) if volley.remainder else []
+            data = volley.record(thrown)
+            dice += thrown
             hits[volley.side] += data["hits"]
             recorded.append(data)
+            if volley.fire == AA and data["hits"] and len(fired) > 1:
+                break
+        kept = {(v["fire"], v["side"]) for v in recorded}
         groups = []
         for each in roll.groups:
+            if volley_of(each) not in kept:
+                continue
             group = {**each.recorded, "power": power_of(each)}
             if each.dice_per_unit != 1:
                 group["dice_each"] = each.dice_per_unit
@@ -137,6 +149,18 @@ class LowLuckRoll:
             "dice": dice,
             "hits": hits,
         }
+
+
+def stopped_by_aa(data: Mapping[str, Any]) -> bool:
+    """Whether a Low Luck entry holds the AA gun's hits alone, its round still to roll."""
+    volleys = data.get("volleys") or []
+    listed = [u for side in ("attacker", "defender") for u in data.get(side) or []]
+    return (
+        bool(volleys)
+        and all(v.get("fire") == AA for v in volleys)
+        and any(v.get("hits") for v in volleys)
+        and any(u.get("unit") != "AA" for u in listed)
+    )
 
 
 def volley_lines(data: Mapping[str, Any]) -> list[str]:
@@ -157,7 +181,19 @@ def volley_lines(data: Mapping[str, Any]) -> list[str]:
             f"{'' if v.get('sure') == 1 else 's'}{roll}; {v.get('hits')} hit"
             f"{'' if v.get('hits') == 1 else 's'}"
         )
+    if stopped_by_aa(data):
+        lines.append(
+            "The AA gun hit, so nothing else was thrown: the attacker loses that many aircraft "
+            "(his choice, by his order of loss) and rolls the round again for the units left"
+        )
     return lines
 
 
-__all__ = ["LowLuckRoll", "LowLuckVolley", "power_of", "volley_lines", "volleys"]
+__all__ = [
+    "LowLuckRoll",
+    "LowLuckVolley",
+    "power_of",
+    "stopped_by_aa",
+    "volley_lines",
+    "volleys",
+]

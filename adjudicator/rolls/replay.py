@@ -34,6 +34,11 @@ from adjudicator.names import technology_label
 from adjudicator.rolls.battle import ATTACKER_TECH, DEFENDER_TECH
 from adjudicator.units import NO_UNITS, OrderOfLoss, Side, Units, UnitType
 
+DICE_ROLL, LOW_LUCK_ROLL = "roll", "low-luck-roll"
+BATTLE_ROLL_KINDS = frozenset({DICE_ROLL, LOW_LUCK_ROLL})
+"""The entry kinds of a battle round: thrown by dice, or by Low Luck in a game with that
+option (:mod:`adjudicator.rolls.lowluck`)."""
+
 SHIPS = frozenset({"TRN", "SUB", "AC", "BB"})
 """Units that put a battle at sea when listed on either side (support battleships are
 listed apart, as ``bombard``)."""
@@ -63,12 +68,42 @@ def _seq(entry: object) -> int:
 
 def _data(entry: Entry) -> Mapping[str, Any]:
     seq = entry["seq"]
-    if entry.get("kind") != "roll":
+    if entry.get("kind") not in BATTLE_ROLL_KINDS:
         raise EntryError(seq, f"a {entry.get('kind')!r} entry, not a battle roll")
     data = entry.get("data")
     if not isinstance(data, Mapping) or not isinstance(data.get("groups"), list):
         raise EntryError(seq, "a roll entry without its groups of dice")
+    if entry["kind"] == LOW_LUCK_ROLL and not isinstance(data.get("volleys"), list):
+        raise EntryError(seq, "a Low Luck roll without its volleys")
     return data
+
+
+def _shots(data: Mapping[str, Any], seq: int, *, first_strike: bool) -> list[dict[str, Any]]:
+    """A Low Luck entry's volleys as a battle document's round reads them (its subs' volley
+    is a first strike when the attacker rolled them first)."""
+    shots = []
+    for volley in data["volleys"]:
+        if not isinstance(volley, Mapping) or not all(
+            k in volley for k in ("side", "fire", "power", "hits")
+        ):
+            raise EntryError(seq, f"a volley without its side, fire, power and hits: {volley!r}")
+        fire = volley["fire"]
+        if first_strike and fire == "subs" and volley["side"] == "attacker":
+            fire = "first-strike"
+        shots.append(
+            {"side": volley["side"], "fire": fire, "power": volley["power"], "hits": volley["hits"]}
+        )
+    return shots
+
+
+def _opens_round(kind: str, data: Mapping[str, Any], options: list[str]) -> bool:
+    """Whether an entry opens a round the next entry completes: the attacking subs rolled
+    first, or (by Low Luck) the AA gun's shots alone, thrown apart because a hit changes the
+    power the attacker's units fire with."""
+    if "subs-first" in options:
+        return True
+    volleys = data.get("volleys") or []
+    return kind == LOW_LUCK_ROLL and bool(volleys) and all(v.get("fire") == "aa" for v in volleys)
 
 
 def _battle_name(data: Mapping[str, Any]) -> str:
@@ -143,6 +178,9 @@ def battle_document(entries: Sequence[Entry]) -> dict[str, Any]:
     defender = _units(first, "defender", start)
     bombard = _units(first, "bombard", start).get("BB", 0)
     sea = any(unit.upper() in SHIPS for unit in (*attacker, *defender))
+    kinds = {entry["kind"] for entry in ordered}
+    if len(kinds) > 1:
+        raise EntryError(None, "rounds thrown by dice and by Low Luck cannot be one battle")
     rounds: list[dict[str, Any]] = []
     awaiting_main = False
     options: set[str] = set()
@@ -150,18 +188,19 @@ def battle_document(entries: Sequence[Entry]) -> dict[str, Any]:
         data = _data(entry)
         chosen = _options(data)
         options.update(chosen)
-        if "subs-first" in chosen:
-            rnd: dict[str, Any] = {}
-            rounds.append(rnd)
+        opens = _opens_round(entry["kind"], data, chosen)
+        if opens or not awaiting_main:
+            rounds.append({})
+        if entry["kind"] == LOW_LUCK_ROLL:
+            shots = _shots(data, entry["seq"], first_strike="subs-first" in chosen)
+            rounds[-1].setdefault("low_luck", []).extend(shots)
+        elif "subs-first" in chosen:
             for group in data["groups"]:
                 if isinstance(group, Mapping) and isinstance(group.get("dice"), list):
-                    rnd.setdefault("subs", []).extend(group["dice"])
-            awaiting_main = True
-            continue
-        if not awaiting_main:
-            rounds.append({})
-        _round_dice(rounds[-1], data["groups"], entry["seq"])
-        awaiting_main = False
+                    rounds[-1].setdefault("subs", []).extend(group["dice"])
+        else:
+            _round_dice(rounds[-1], data["groups"], entry["seq"])
+        awaiting_main = opens
     doc: dict[str, Any] = {
         "version": VERSION,
         "name": str(first.get("battle", "")),

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from adjudicator.rolls.replay import BATTLE_ROLL_KINDS
 from adjudicator.rulings.model import (
     CDE,
     CDE_ATTACKERS,
@@ -103,7 +104,7 @@ def _recognised(record: GameRecord, rolls: Sequence[Body], precombat: Body) -> i
 def _combat_rolled(turn: LedgerTurn, precombat: Body) -> bool:
     """Whether a combat die of the turn was rolled under this pre-combat turn."""
     return any(
-        e["kind"] in ("roll", "low-luck-roll", "bombing-roll") and e["seq"] > precombat["seq"]
+        e["kind"] in (*BATTLE_ROLL_KINDS, "bombing-roll") and e["seq"] > precombat["seq"]
         for e in turn.entries
     )
 
@@ -222,7 +223,7 @@ def undeclared_rulings(turn: LedgerTurn) -> list[Correctable]:
     out = []
     for entry in turn.entries:
         data = entry["data"]
-        if entry["kind"] != "roll" or "declared" in data:
+        if entry["kind"] not in BATTLE_ROLL_KINDS or "declared" in data:
             continue
         found = [f for f in data.get("findings", []) if str(f.get("rule", "")).endswith(CDE)]
         if not found:

@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from adjudicator.powers import Alliance, Power
+from adjudicator.rolls.replay import BATTLE_ROLL_KINDS
 from adjudicator.rulings.away import AwayNotice, line_after
 from adjudicator.rulings.model import Permission
 
 WAIT = timedelta(days=5)
 """How long a player may go without sending his turn before a forfeit may be requested."""
-MOVES = frozenset({"submission", "roll", "tech-roll", "bombing-roll", "rocket-roll"})
+MOVES = BATTLE_ROLL_KINDS | {"submission", "tech-roll", "bombing-roll", "rocket-roll"}
 """The entries that are a player's turn (or part of it): a note explaining an absence is
 not a turn ("has not submitted his turn")."""
 _SIDE_OF_ALLIANCE = {Alliance.AXIS: "axis", Alliance.ALLIES: "allies"}

@@ -22,7 +22,7 @@ from adjudicator.names import NameResolutionError, classic_names, power_label
 from adjudicator.notation import parse
 from adjudicator.position import Position, initial, load_json
 from adjudicator.powers import Alliance, Power
-from adjudicator.rolls import battle_document
+from adjudicator.rolls import BATTLE_ROLL_KINDS, battle_document
 from adjudicator.rolls.declared import order_of_loss_in
 from adjudicator.rolls.replay import Entry
 from adjudicator.turns import (
@@ -36,7 +36,7 @@ from adjudicator.turns import (
 Body = Entry
 """A ledger entry's body, parsed: ``{"seq", "kind", "at", "data", ...}``."""
 
-ROLL_KINDS = frozenset({"roll", "tech-roll", "bombing-roll", "rocket-roll"})
+ROLL_KINDS = BATTLE_ROLL_KINDS | {"tech-roll", "bombing-roll", "rocket-roll"}
 """The kinds of entry that hold dice: a turn "is rolled" from the first of them."""
 PRE_COMBAT, POST_COMBAT = "pre-combat", "post-combat"
 _POWERS = {power_label(p): p for p in Power}
@@ -131,7 +131,8 @@ def declared_battles(precombat: Body, bodies: Iterable[Body]) -> list[DeclaredBa
     linked = [
         b
         for b in bodies
-        if b["kind"] == "roll" and (b["data"].get("declared") or {}).get("submission") == seq
+        if b["kind"] in BATTLE_ROLL_KINDS
+        and (b["data"].get("declared") or {}).get("submission") == seq
     ]
     out = []
     for battle in precombat["data"].get("battles", []):

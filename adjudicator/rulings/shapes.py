@@ -62,6 +62,14 @@ _GROUP = _object(
     {"dice": _list_of(_int), "unit": _str, "side": _str, "count": _int, "fire": _str},
     frozenset({"dice"}),
 )
+_LOW_LUCK_GROUP = _object(
+    {"power": _int, "unit": _str, "side": _str, "count": _int, "fire": _str},
+    frozenset({"power"}),
+)
+_VOLLEY = _object(
+    {"side": _str, "fire": _str, "power": _int, "hits": _int, "dice": _list_of(_int)},
+    frozenset({"side", "fire", "power", "hits"}),
+)
 _TECH_GROUP = _object({"dice": _list_of(_int), "purpose": _str}, frozenset({"dice"}))
 
 FIELDS: Mapping[str, tuple[Mapping[str, Check], frozenset[str]]] = {
@@ -98,6 +106,23 @@ FIELDS: Mapping[str, tuple[Mapping[str, Check], frozenset[str]]] = {
             "findings": _list_of(_FINDING),
         },
         frozenset({"battle", "dice", "groups"}),
+    ),
+    "low-luck-roll": (
+        {
+            "country": _str,
+            "round": _int,
+            "battle": _str,
+            "by": _str,
+            "dice": _list_of(_int),
+            "groups": _list_of(_LOW_LUCK_GROUP),
+            "volleys": _list_of(_VOLLEY),
+            "attacker": _LISTED,
+            "defender": _LISTED,
+            "options": _list_of(_str),
+            "declared": _object({"submission": _int, "number": _int}),
+            "findings": _list_of(_FINDING),
+        },
+        frozenset({"battle", "dice", "groups", "volleys"}),
     ),
     "note": (
         {"topic": _str, "text": _str, "by": _str, "ref_seq": _int},

@@ -27,7 +27,7 @@ from typing import Any
 from adjudicator.battle.setup import LAND_FIGHTERS, SEA_FIGHTERS
 from adjudicator.names import NameResolutionError, classic_names
 from adjudicator.rolls.battle import ATTACKER_TECH, DEFENDER_TECH
-from adjudicator.rolls.replay import SHIPS
+from adjudicator.rolls.replay import BATTLE_ROLL_KINDS, SHIPS
 from adjudicator.rulings.dice import NotADiceEntry, RollDice, read_dice, take_round
 from adjudicator.rulings.forces import BattleForces
 from adjudicator.rulings.record import Body, DeclaredBattle, GameRecord, LedgerTurn, power_named
@@ -52,7 +52,7 @@ def unrecorded_battles(turn: LedgerTurn) -> list[list[Body]]:
     found: dict[tuple[str, int, str], list[Body]] = {}
     for entry in turn.entries:
         data = entry["data"]
-        if entry["kind"] != "roll" or "declared" in data or data.get("findings"):
+        if entry["kind"] not in BATTLE_ROLL_KINDS or "declared" in data or data.get("findings"):
             continue
         place = _place(data.get("battle"))
         if place is None:

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.battle import resolve_json
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
-from adjudicator.rolls import battle_document
+from adjudicator.rolls import BATTLE_ROLL_KINDS, battle_document
 from adjudicator.rolls.declared import order_of_loss_in, rolling_errors
 from adjudicator.rulings.record import verdicts as ledger_verdicts
 from adjudicator.turns import (
@@ -60,7 +60,7 @@ def entries_since(session: Session, number: int, seq: int) -> list[dict[str, Any
         .where(
             LedgerEntry.game_number == number,
             LedgerEntry.seq > seq,
-            LedgerEntry.kind.in_(("roll", "bombing-roll", "note")),
+            LedgerEntry.kind.in_((*BATTLE_ROLL_KINDS, "bombing-roll", "note")),
         )
         .order_by(LedgerEntry.seq)
     ).scalars()
@@ -143,7 +143,8 @@ def declared_battles(precombat: Body, later: Sequence[Body], attacker: str) -> l
     linked = [
         e
         for e in later
-        if e["kind"] == "roll" and e["data"].get("declared", {}).get("submission") == submission
+        if e["kind"] in BATTLE_ROLL_KINDS
+        and e["data"].get("declared", {}).get("submission") == submission
     ]
     out = []
     for battle in precombat["data"].get("battles", []):

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.names import NameResolutionError, classic_names
+from adjudicator.rolls.replay import BATTLE_ROLL_KINDS
 from dice_server.kinds import REGISTRY, describe
 from dice_server.kinds.base import dice_text, group_line, thrown
 from dice_server.ledger import SignedEntry
@@ -146,7 +147,9 @@ def timeline_entry(
     headline = kind.headline(data) if kind is not None else entry.kind
     before, after, text = lines, list[str](), list[str]()
     dice: list[DiceGroup] = []
-    if kind is not None and kind.rolls and data.get("groups"):
+    groups = data.get("groups")
+    if kind is not None and kind.rolls and groups and all("dice" in g for g in groups):
+        # dice drawn as faces; a Low Luck round's groups throw no dice (its volleys do)
         split = _without(lines, thrown(data))
         if split is not None:
             before, after = split
@@ -217,7 +220,7 @@ def _place(name: str) -> str:
 def _battle_of(kind: str, data: Mapping[str, Any]) -> tuple[Any, ...] | None:
     """Which battle a battle roll is a round of: its declared battle when the service
     linked it, else the place it names."""
-    if kind != "roll" or not isinstance(data.get("battle"), str):
+    if kind not in BATTLE_ROLL_KINDS or not isinstance(data.get("battle"), str):
         return None
     declared = data.get("declared")
     place = _place(data["battle"])

@@ -10,7 +10,7 @@ import pytest
 
 from adjudicator.powers import Power
 from adjudicator.rolls import BattleRoll, RollHeader
-from adjudicator.rolls.lowluck import LowLuckRoll, volleys
+from adjudicator.rolls.lowluck import LowLuckRoll, stopped_by_aa, volley_lines, volleys
 from adjudicator.units import UnitType as U
 from tests.conformance.conftest import RULES
 
@@ -28,13 +28,22 @@ def triplea_rule_book() -> str:
     return (RULES / "triplea-rule-book.md").read_text(encoding="utf-8")
 
 
+AA_FIRST = (
+    "They will roll a single die at 1, for each attacking aircraft in the battle. Any air "
+    "that is hit immediately dies, with no chance to fire back."
+)
+
+
 def dice(*values: int) -> Callable[[int], list[int]]:
-    """A draw that hands out exactly these dice, and fails if asked for more or fewer."""
+    """A draw that hands out these dice in order, one stream over every call (as the dice
+    server's draw does), and fails if asked for more than it has."""
     given = list(values)
 
     def draw(n: int) -> list[int]:
-        assert n == len(given), f"asked for {n} dice, the test has {len(given)}"
-        return given
+        assert n <= len(given), f"asked for {n} more dice, the test has {len(given)} left"
+        out = given[:n]
+        del given[:n]
+        return out
 
     return draw
 
@@ -108,11 +117,40 @@ class TestVolleysThatCannotShareHits:
         ]
         data = roll(
             {U.SUB: 2, U.FTR: 2, U.BMB: 1}, {U.INF: 2, U.AA: 1}, bombard=((U.BB, 2),)
-        ).record("g@example.org", dice(1, 3, 5, 4, 2))
+        ).record("g@example.org", dice(4, 3, 5, 4, 2))
         # one die a volley, each at its remainder: AA 3, bombard 2, subs 4, units 4 and 4
-        assert data["dice"] == [1, 3, 5, 4, 2]
-        assert [v["hits"] for v in data["volleys"]] == [1, 1, 0, 2, 1]
-        assert data["hits"] == {"attacker": 3, "defender": 2}
+        assert data["dice"] == [4, 3, 5, 4, 2]
+        assert [v["hits"] for v in data["volleys"]] == [0, 1, 0, 2, 1]
+        assert data["hits"] == {"attacker": 3, "defender": 1}
+        assert not stopped_by_aa(data)
+
+    def test_an_aa_hit_stops_the_throw_before_the_downed_aircraft_fire(
+        self, triplea_rule_book: str
+    ) -> None:
+        """The AA gun: "They will roll a single die at 1, for each attacking aircraft in the
+        battle. Any air that is hit immediately dies, with no chance to fire back." By Low Luck
+        the attacker's units fire one added-up power, so a downed aircraft's power cannot be
+        taken out of a volley already thrown: when the AA gun hits, only its volley is thrown,
+        and the round goes on in the next roll."""
+        assert " ".join(AA_FIRST.split()) in " ".join(triplea_rule_book.split())
+        data = roll({U.INF: 3, U.FTR: 2, U.BMB: 1}, {U.INF: 2, U.AA: 1}).record(
+            "g@example.org", dice(2, 6, 6)
+        )
+        # three aircraft: power 3, no sure hit, a die at 3 or less: 2 hits
+        assert data["volleys"] == [
+            {"side": "defender", "fire": "aa", "power": 3, "sure": 0, "remainder": 3,
+             "dice": [2], "hits": 1}
+        ]  # fmt: skip
+        assert data["dice"] == [2] and data["hits"] == {"attacker": 0, "defender": 1}
+        assert {g["unit"] for g in data["groups"]} == {"AA"}  # one group per aircraft type
+        assert [u["unit"] for u in data["attacker"]] == ["INF", "FTR", "BMB"]  # as entered
+        assert stopped_by_aa(data)
+        assert "rolls the round again" in volley_lines(data)[-1]
+
+    def test_six_aircraft_are_one_sure_aa_hit(self) -> None:
+        data = roll({U.FTR: 6}, {U.INF: 1, U.AA: 1}).record("g@example.org", dice())
+        assert [(v["fire"], v["hits"], v["dice"]) for v in data["volleys"]] == [("aa", 1, [])]
+        assert data["dice"] == [] and stopped_by_aa(data)
 
     def test_heavy_bombers_count_three_dice_each(self) -> None:
         [bombers] = volleys(roll({U.BMB: 1}, {U.INF: 1}, options=["heavy-bombers"]).roll.groups)[:1]

@@ -51,12 +51,16 @@ def test_the_genesis_says_low_luck_and_a_roll_is_thrown_by_it(
     assert entry["kind"] == "low-luck-roll"
     data = entry["data"]
     # UK: 8 INF, 1 ARM, 2 FTR against 10 INF and an AA gun (the conftest's battle).
-    assert [(v["fire"], v["side"], v["power"]) for v in data["volleys"]] == [
+    layout = [
         ("aa", "defender", 2),
         ("units", "attacker", 8 + 3 + 6),
         ("units", "defender", 20),
     ]
-    assert len(data["dice"]) == 3  # every volley has a remainder here: one die each
+    # An AA hit (a die at 2 or less) stops the throw: the downed fighter's power is the
+    # attacker's to take out, in his next roll (adjudicator.rolls.lowluck).
+    thrown = 1 if data["volleys"][0]["hits"] else 3
+    assert [(v["fire"], v["side"], v["power"]) for v in data["volleys"]] == layout[:thrown]
+    assert len(data["dice"]) == thrown  # every volley has a remainder here: one die each
     for volley in data["volleys"]:
         sure, rest = divmod(volley["power"], 6)
         assert volley["hits"] == sure + (volley["dice"][0] <= rest)

@@ -17,7 +17,7 @@ from adjudicator.powers import Power
 from adjudicator.rolls import BattleRoll, RollHeader
 from adjudicator.rolls.lowluck import LowLuckRoll
 from adjudicator.units import UnitType as U
-from dice_server.verifier import KINDS, ROLL_KINDS, VERIFIER_VERSION, draw_dice
+from dice_server.verifier import KINDS, ROLL_KINDS, VERIFIER_VERSION, dice_stream
 from tests.unit.test_verifier import SEED, Chain, chain
 
 __all__ = ["chain"]  # the fixture
@@ -36,7 +36,8 @@ def low_luck_data(chain: Chain) -> dict[str, Any]:
             ((U.BB, 1),),
         )
     )
-    return roll.record("uk@example.org", lambda n: draw_dice(SEED, 5, seq, n))
+    stream = dice_stream(SEED, 5, seq)  # one stream over the entry, as the server draws
+    return roll.record("uk@example.org", lambda n: [next(stream) for _ in range(n)])
 
 
 def test_version_2_knows_the_kind_as_a_roll() -> None:
