@@ -11,6 +11,14 @@ scoring that few or fewer (``p_at_most``) and that many or more (``p_at_least``)
 the same dice would have scored as few hits. The two chances overlap at the hits scored, so
 ``p_at_most + p_at_least - P(exactly) = 1``.
 
+A Low Luck round (TripleA rule book, "Low Luck vs. Dice") throws fewer dice: each volley's
+powers are "added together. The total is then divided by the dice sides (6), and if there is
+any remainder it is rolled for." A volley of power ``p`` is ``p // 6`` sure hits, which are
+no luck at all, and at most one die, at ``p % 6``, which is a battle die like any other
+(:func:`low_luck_volley`). So its mean is ``p / 6``, its variance and its chances are its
+die's, shifted by the sure hits, and it joins the same sum of binomials as dice rounds do: a
+Low Luck die at 3 is one more die at 3.
+
 The exact distribution (:func:`hits_distribution`, in :class:`~fractions.Fraction`) is for
 checking and small rolls; the chances the pages show come from a float distribution that
 drops only outcomes rarer than 1e-40 (:func:`luck_of`), so a whole league career of dice is
@@ -35,7 +43,7 @@ significant figure of any chance shown."""
 
 class ImpossibleThrow(ValueError):
     """A group of dice that cannot have been thrown: a negative count, or more hits than
-    dice (or hits where no die could hit)."""
+    dice and sure hits (or hits where no die could hit)."""
 
 
 class Throw(NamedTuple):
@@ -45,6 +53,22 @@ class Throw(NamedTuple):
     hit_on: int
     dice: int
     hits: int
+    """Every hit the group scored, its sure hits included."""
+    sure: int = 0
+    """Hits scored without a die: a Low Luck volley's one for each full 6 of its power
+    (:func:`low_luck_volley`). They count in the hits and the mean, never in the dice thrown
+    or the chances."""
+
+
+def low_luck_volley(power: int, hits: int) -> Throw:
+    """A Low Luck volley of ``power`` that scored ``hits`` (TripleA rule book, "Low Luck vs.
+    Dice": the total "is then divided by the dice sides (6), and if there is any remainder
+    it is rolled for"): ``power // 6`` sure hits and, when there is a remainder, one die
+    that hits at the remainder or under. Its mean is ``power / 6``."""
+    if power < 0:
+        raise ImpossibleThrow(f"a Low Luck volley of power {power}: power is never negative")
+    sure, remainder = divmod(power, FACES)
+    return Throw(hit_on=remainder, dice=1 if remainder else 0, hits=hits, sure=sure)
 
 
 def _chance(hit_on: int) -> Fraction:
@@ -54,15 +78,19 @@ def _chance(hit_on: int) -> Fraction:
 def _checked(throws: Iterable[Throw]) -> list[Throw]:
     out = []
     for each in throws:
-        hit_on, dice, hits = (int(v) for v in each)
-        if dice < 0 or not 0 <= hits <= dice:
-            raise ImpossibleThrow(f"{hits} hit(s) from {dice} dice: hits run from 0 to the dice")
-        if hit_on <= 0 < hits or (hit_on >= FACES and hits < dice):
+        hit_on, dice, hits, sure = (int(v) for v in each)
+        rolled = hits - sure
+        if dice < 0 or sure < 0 or not 0 <= rolled <= dice:
             raise ImpossibleThrow(
-                f"{hits} hit(s) from {dice} dice at {hit_on}: "
+                f"{hits} hit(s) from {dice} dice and {sure} sure hit(s): hits run from the "
+                "sure hits to the sure hits and the dice"
+            )
+        if hit_on <= 0 < rolled or (hit_on >= FACES and rolled < dice):
+            raise ImpossibleThrow(
+                f"{rolled} hit(s) from {dice} dice at {hit_on}: "
                 "a die at 0 never hits and a die at 6 always does"
             )
-        out.append(Throw(hit_on, dice, hits))
+        out.append(Throw(hit_on, dice, hits, sure))
     return out
 
 
@@ -76,9 +104,13 @@ def _by_number(throws: Iterable[Throw]) -> dict[int, int]:
     return counted
 
 
+def _sure(throws: Iterable[Throw]) -> int:
+    return sum(each.sure for each in throws)
+
+
 def expected_hits(throws: Iterable[Throw]) -> Fraction:
-    """The mean hits of these dice: the sum of ``dice * hit_on / 6``."""
-    return sum((each.dice * _chance(each.hit_on) for each in throws), Fraction(0))
+    """The mean hits of these dice: the sum of ``dice * hit_on / 6``, and the sure hits."""
+    return sum((each.dice * _chance(each.hit_on) + each.sure for each in throws), Fraction(0))
 
 
 def hits_variance(throws: Iterable[Throw]) -> Fraction:
@@ -91,12 +123,14 @@ def hits_variance(throws: Iterable[Throw]) -> Fraction:
 
 
 def hits_distribution(throws: Iterable[Throw]) -> tuple[Fraction, ...]:
-    """The exact chance of each total of hits, index = hits (0 to every die thrown).
+    """The exact chance of each total of hits, index = hits (0 to every die thrown and
+    sure hit; fewer hits than the sure ones have chance 0).
 
     Counted in whole numbers of the ``6 ** dice`` equally likely throws, each number's
     binomial convolved into the total, then divided once: exact, and slow only for
     hundreds of dice (use :func:`luck_of` there)."""
-    ways = [1]
+    throws = list(throws)
+    ways = [0] * _sure(throws) + [1]
     throws_total = 0
     for number, dice in sorted(_by_number(throws).items()):
         hit, miss = number, FACES - number
@@ -178,8 +212,8 @@ def _combined(a: _Spread, b: _Spread) -> _Spread:
     return _Spread(a.start + b.start + first, out[first : last + 1])
 
 
-def _spread(throws: Iterable[Throw]) -> _Spread:
-    total = _Spread(0, [1.0])
+def _spread(throws: Sequence[Throw]) -> _Spread:
+    total = _Spread(_sure(throws), [1.0])
     for number, dice in sorted(_by_number(throws).items(), key=lambda item: item[1]):
         total = _combined(total, _binomial_spread(dice, number))
     return total

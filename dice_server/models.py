@@ -411,6 +411,9 @@ class Challenge(Base):
     mentor_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"))
     method: Mapped[str] = mapped_column(String(16))
     variant_id: Mapped[int | None] = mapped_column(ForeignKey("variants.id"))
+    low_luck: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """The challenger proposes Low Luck: the game the acceptance starts throws its battle
+    rounds by it (``games.low_luck``, ``"low_luck": 1`` in its genesis)."""
     agreements: Mapped[str] = mapped_column(Text, default="[]")
     instructions: Mapped[str] = mapped_column(Text, default="")
     message: Mapped[str] = mapped_column(Text, default="")

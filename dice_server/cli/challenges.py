@@ -1,14 +1,17 @@
-"""``pbem bid check`` (a bid read and checked, as the API's ``/bids/check``) and ``pbem
-challenge expire`` (the scheduler's expiry job run once)."""
+"""``pbem bid check`` (a bid read and checked, as the API's ``/bids/check``), ``pbem
+challenge issue`` and ``accept`` for a member (the services ``POST /api/v1/challenges`` and
+``.../accept`` run), and ``pbem challenge expire`` (the scheduler's expiry job run once)."""
 
 from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
 from dice_server.errors import ServiceError
+from dice_server.services import ServiceContext
 
 
 @click.group()
@@ -60,3 +63,104 @@ def challenge_expire() -> None:
 
     for number in expire_challenges(_ctx()):
         click.echo(number)
+
+
+def _member_id(ctx: ServiceContext, address: str, field: str) -> int:
+    """The member an operator's command acts for, by address."""
+    from dice_server.db import reading
+    from dice_server.services.members import member_by_email
+
+    with reading(ctx.sessions) as session:
+        return member_by_email(session, address, field).id
+
+
+@challenge.command("issue")
+@click.option("--from", "challenger", required=True, help="The challenger's address.")
+@click.option("--opponent", required=True, help="The address of the member challenged.")
+@click.option("--bid", "total", type=int, required=True, help="The bid's IPC total.")
+@click.option("--details", default="", help='The bid as written ("3 G INF Ukraine, 1 J IPC").')
+@click.option("--method", default="pbem", help="pbem (the default) or face-to-face.")
+@click.option("--variant", default="", help="The variant proposed (variant games are not rated).")
+@click.option("--agreement", "agreements", multiple=True, help="A gentlemen's agreement.")
+@click.option("--mentor", default="", help="The address of the game's mentor.")
+@click.option("--instructions", default="", help="Special instructions and order of loss.")
+@click.option("--message", default="", help="A personal message to the opponent.")
+@click.option(
+    "--low-luck",
+    is_flag=True,
+    help="Propose Low Luck: the game's battle rounds thrown as sure hits and one die for the rest.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the challenge as JSON.")
+def challenge_issue(
+    challenger: str,
+    opponent: str,
+    total: int,
+    details: str,
+    method: str,
+    variant: str,
+    agreements: tuple[str, ...],
+    mentor: str,
+    instructions: str,
+    message: str,
+    low_luck: bool,
+    as_json: bool,
+) -> None:
+    """Issue a challenge for the member at --from, with his bid (IAAPA How to Start a Game);
+    both players are mailed. Prints the challenge's number."""
+    from dice_server.cli import _ctx, emit, refusals
+    from dice_server.services.challenges import issue_challenge
+
+    payload: dict[str, Any] = {
+        "opponent": opponent,
+        "method": method,
+        "variant": variant,
+        "agreements": list(agreements),
+        "mentor": mentor,
+        "instructions": instructions,
+        "message": message,
+        "bid": {"total": total, "details": details},
+        "low_luck": low_luck,
+    }
+
+    @refusals
+    def run() -> None:
+        ctx = _ctx()
+        doc = issue_challenge(ctx, _member_id(ctx, challenger, "from"), payload)
+        terms = " with Low Luck battle rounds" if doc["low_luck"] else ""
+        click.echo(f"challenge {doc['id']} issued to {doc['opponent']}{terms}", err=True)
+        if as_json:
+            emit(doc)
+        else:
+            click.echo(doc["id"])
+
+    run()
+
+
+@challenge.command("accept")
+@click.argument("challenge_id", type=int)
+@click.option("--as", "opponent", required=True, help="The address of the member challenged.")
+@click.option("--bid", "total", type=int, required=True, help="His bid's IPC total.")
+@click.option("--details", default="", help="His bid as written.")
+@click.option("--message", default="", help="A personal message to the challenger.")
+def challenge_accept(
+    challenge_id: int, opponent: str, total: int, details: str, message: str
+) -> None:
+    """Accept challenge CHALLENGE_ID for the member challenged, with his bid: the game starts
+    on the challenge's terms (Low Luck among them). Prints the game's number."""
+    from dice_server.cli import _ctx, refusals
+    from dice_server.services.challenges import accept_challenge
+
+    payload = {"bid": {"total": total, "details": details}, "message": message}
+
+    @refusals
+    def run() -> None:
+        ctx = _ctx()
+        game = accept_challenge(ctx, _member_id(ctx, opponent, "as"), challenge_id, payload)
+        click.echo(
+            f"challenge {challenge_id} accepted: game {game['game']}; {game['axis']} plays the "
+            "Axis",
+            err=True,
+        )
+        click.echo(game["game"])
+
+    run()

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from adjudicator.bids import BidCheck
 from dice_server.models import Challenge
 from dice_server.services import ServiceContext
-from dice_server.services.challenge_views import AGREEMENTS_NOTE, METHODS, day
+from dice_server.services.challenge_views import AGREEMENTS_NOTE, BATTLE_DICE, METHODS, day
 from dice_server.services.mailer import queue_mail
 
 
@@ -28,6 +28,7 @@ def _describe(challenge: Challenge, check: BidCheck | None) -> list[str]:
         f"Opponent: {challenge.opponent.name} <{challenge.opponent.email}>",
         f"Method of play: {METHODS[challenge.method]}",
         f"Rules: {_rules(challenge)}",
+        f"Battle rounds: {BATTLE_DICE[challenge.low_luck]}",
     ]
     if challenge.mentor:
         lines.append(f"Mentor: {challenge.mentor.email}")

@@ -22,6 +22,12 @@ AGREEMENTS_NOTE = (
     "Gentlemen's agreements are recorded with the game but are not binding: the Minister of "
     "Law will not adjudicate or enforce them (IAAPA Gentlemen's Agreements)."
 )
+BATTLE_DICE = {
+    False: "by dice (one die for each unit)",
+    True: "by Low Luck (each side's power added up, a sure hit for each 6, one die for the rest)",
+}
+"""How the game's battle rounds are thrown, by the challenge's ``low_luck`` (TripleA rule
+book, "Low Luck vs. Dice")."""
 
 
 def aware(moment: datetime) -> datetime:
@@ -57,6 +63,7 @@ def challenge_document(
         "opponent": challenge.opponent.email,
         "opponent_name": challenge.opponent.name,
         "method": challenge.method,
+        "low_luck": challenge.low_luck,
         "variant": challenge.variant.name if challenge.variant else None,
         "agreements": json.loads(challenge.agreements),
         "mentor": challenge.mentor.email if challenge.mentor else None,

@@ -10,7 +10,9 @@ opponent bids without seeing the challenger's bid, and both are shown when the c
 accepted. On acceptance the lower bid plays the Axis and gets its bid, applied to the new
 game's position before the first USSR turn; equal bids are decided by a die drawn in the
 genesis entry (:class:`~dice_server.services.games.Draw`). What a bid is worth and where it
-may place units is the rules engine's (:mod:`adjudicator.bids`).
+may place units is the rules engine's (:mod:`adjudicator.bids`). The challenger may propose
+Low Luck (TripleA rule book, "Low Luck vs. Dice"); the opponent who accepts agrees to it, and
+the game throws its battle rounds by it.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ ISSUE_FIELDS = {
     "instructions",
     "message",
     "bid",
+    "low_luck",
 }
 
 
@@ -127,6 +130,24 @@ def _agreements(payload: Mapping[str, Any]) -> list[str]:
     return found
 
 
+def _low_luck(payload: Any) -> tuple[bool, Any]:
+    """The challenger's Low Luck proposal (``low_luck``: true or false; false when left out)
+    and the rest of the request, which holds integers and strings only like every request.
+    The flag is a term of the challenge, never written to a ledger as a boolean: the game's
+    genesis records ``"low_luck": 1``."""
+    if not isinstance(payload, dict) or "low_luck" not in payload:
+        return False, payload
+    rest = dict(payload)
+    value = rest.pop("low_luck")
+    if type(value) is not bool:
+        raise field_error(
+            "low_luck",
+            f"must be true (battle rounds thrown by Low Luck) or false (by dice), "
+            f"not {shown(value)}",
+        )
+    return value, rest
+
+
 def _confirmed(session: Session, address: str, field: str) -> Member:
     member = member_by_email(session, address, field)
     if not member.confirmed:
@@ -167,8 +188,10 @@ def issue_challenge(
 ) -> dict[str, Any]:
     """Issue a challenge with the challenger's bid; both players are mailed. Sent again
     with the same ``retry`` key (an API Idempotency-Key, a form's nonce) it answers the
-    challenge the first sending issued."""
-    fields = check_fields(payload, ISSUE_FIELDS, {"opponent", "bid"})
+    challenge the first sending issued. ``low_luck`` true proposes Low Luck battle rounds
+    (TripleA rule book, "Low Luck vs. Dice")."""
+    low_luck, rest = _low_luck(payload)
+    fields = check_fields(rest, ISSUE_FIELDS, {"opponent", "bid"})
     opponent_address = text(fields, "opponent", 320)
     method = text(fields, "method", 16, required=False) or "pbem"
     if method not in METHODS:
@@ -196,6 +219,7 @@ def issue_challenge(
                 actor,
                 Challenge(
                     method=method,
+                    low_luck=low_luck,
                     agreements=json.dumps(agreements),
                     instructions=instructions,
                     message=message,
@@ -391,6 +415,7 @@ def _accept(
         agreements=tuple(json.loads(challenge.agreements)),
         draw=draw,
         setup=setup,
+        low_luck=challenge.low_luck,
     )
     entry = new_game(session, ctx, spec)
     game = session.get_one(Game, entry.chain.number)
@@ -402,6 +427,7 @@ def _accept(
         "allies": data["players"]["allies"],
         "bid": {**data["bids"]["axis"], **data["bid"]},
         "bids": data["bids"],
+        "low_luck": challenge.low_luck,
         "genesis": entry.signed(),
     }
     if "draw" in data:

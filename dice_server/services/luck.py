@@ -10,6 +10,12 @@ first) are the dice of the player of that power's alliance, and the ``defender``
 button. Only battle rolls count, and of them only groups that hit on a number: tech,
 bombing and rocket rolls are no battle dice. Every roll the ledger holds counts, one a
 void claim names too: its dice were thrown all the same.
+
+A Low Luck round (``low-luck-roll``, a game created with Low Luck) counts by its
+``volleys``, by the same rule: an attacker volley is the attacking power's player's, a
+defender volley (the AA gun's included) the other player's. Each volley's mean is its power
+/ 6 and its hits are its ``hits``; only its remainder die, when it has one, is luck and
+counts as a die thrown (:func:`adjudicator.luck.low_luck_volley`).
 """
 
 from __future__ import annotations
@@ -23,11 +29,12 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from adjudicator.luck import Luck, Throw, luck_of, running_luck
+from adjudicator.luck import Luck, Throw, low_luck_volley, luck_of, running_luck
 from adjudicator.names import power_label
 from adjudicator.powers import Alliance, Power
 from dice_server.db import reading
 from dice_server.errors import NotFound
+from dice_server.kinds import battle
 from dice_server.models import Game, LedgerEntry, Member
 from dice_server.services import ServiceContext
 from dice_server.services.games import SIDES, check_participant
@@ -36,6 +43,8 @@ ALLIANCE_SIDE = {Alliance.AXIS: "axis", Alliance.ALLIES: "allies"}
 POWER_SIDE = {power_label(power): ALLIANCE_SIDE[power.alliance] for power in Power}
 """The player's side of each power, by the name a roll records it under."""
 OTHER_SIDE = {"axis": "allies", "allies": "axis"}
+DICE_ROUND, LOW_LUCK_ROUND = battle.KIND.name, battle.LOW_LUCK.name
+"""The entry kinds of a battle round: by dice, or by Low Luck in a game with that option."""
 
 
 @dataclass(frozen=True)
@@ -49,21 +58,44 @@ class ThrownRoll:
     throws: tuple[Throw, ...]
 
 
-def attributed(data: Mapping[str, Any]) -> dict[str, tuple[Throw, ...]]:
-    """A battle roll's groups by the side of the player whose units threw them (see the
-    module's docstring); a roll naming no power of the game attributes nothing."""
+def attributed(data: Mapping[str, Any], kind: str = DICE_ROUND) -> dict[str, tuple[Throw, ...]]:
+    """A battle round's throws by the side of the player whose units threw them (see the
+    module's docstring): a dice round's groups, a Low Luck round's volleys. A round naming
+    no power of the game attributes nothing."""
     attacking = POWER_SIDE.get(str(data.get("country")))
     if attacking is None:
         return {}
     owner = {"attacker": attacking, "defender": OTHER_SIDE[attacking]}
+    read = _volleys if kind == LOW_LUCK_ROUND else _groups
     out: dict[str, list[Throw]] = {}
+    for side, throw in read(data):
+        if side in owner:
+            out.setdefault(owner[side], []).append(throw)
+    return {side: tuple(throws) for side, throws in out.items() if throws}
+
+
+def _groups(data: Mapping[str, Any]) -> Iterable[tuple[Any, Throw]]:
+    """A dice round's groups that hit on a number, each with its side; hits counted from
+    its dice."""
     for group in data.get("groups") or ():
-        side, hit_on, dice = group.get("side"), group.get("hit_on"), group.get("dice")
-        if side not in owner or not isinstance(hit_on, int) or not isinstance(dice, list):
+        hit_on, dice = group.get("hit_on"), group.get("dice")
+        if not isinstance(hit_on, int) or not isinstance(dice, list):
             continue
         hits = sum(1 for die in dice if isinstance(die, int) and die <= hit_on)
-        out.setdefault(owner[side], []).append(Throw(hit_on, len(dice), hits))
-    return {side: tuple(throws) for side, throws in out.items() if throws}
+        yield group.get("side"), Throw(hit_on, len(dice), hits)
+
+
+def _volleys(data: Mapping[str, Any]) -> Iterable[tuple[Any, Throw]]:
+    """A Low Luck round's volleys, each with its side: its power's sure hits and remainder
+    die, and the hits it records. A volley whose hits its power could not score is left out,
+    as a malformed dice group is."""
+    for volley in data.get("volleys") or ():
+        power, hits = volley.get("power"), volley.get("hits")
+        if type(power) is not int or type(hits) is not int or power < 0:
+            continue
+        throw = low_luck_volley(power, hits)
+        if throw.sure <= hits <= throw.sure + throw.dice:
+            yield volley.get("side"), throw
 
 
 @dataclass(frozen=True)
@@ -79,7 +111,10 @@ def _game_dice(session: Session, numbers: Sequence[int]) -> dict[int, GameDice]:
     found = {n: GameDice(n, {}, {side: [] for side in SIDES}) for n in numbers}
     rows = session.execute(
         select(LedgerEntry.game_number, LedgerEntry.body)
-        .where(LedgerEntry.game_number.in_(numbers), LedgerEntry.kind.in_(("genesis", "roll")))
+        .where(
+            LedgerEntry.game_number.in_(numbers),
+            LedgerEntry.kind.in_(("genesis", DICE_ROUND, LOW_LUCK_ROUND)),
+        )
         .order_by(LedgerEntry.game_number, LedgerEntry.seq)
     )
     for number, body in rows:
@@ -89,7 +124,7 @@ def _game_dice(session: Session, numbers: Sequence[int]) -> dict[int, GameDice]:
         if entry.get("kind") == "genesis":
             game.players.update({s: str(data.get("players", {}).get(s, "")) for s in SIDES})
             continue
-        for side, throws in attributed(data).items():
+        for side, throws in attributed(data, str(entry.get("kind"))).items():
             game.rolls[side].append(
                 ThrownRoll(number, entry["seq"], entry["at"], str(data.get("battle")), throws)
             )

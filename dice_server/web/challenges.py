@@ -14,7 +14,14 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import login_required
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
@@ -22,6 +29,7 @@ from dice_server.errors import ServiceError
 from dice_server.services import ServiceContext
 from dice_server.services.challenge_views import (
     AGREEMENTS_NOTE,
+    BATTLE_DICE,
     METHODS,
     challenge_view,
     my_challenges,
@@ -81,6 +89,7 @@ class ChallengeForm(BidForm):
         default="pbem",
     )
     variant = StringField("Variant (leave empty for the standard 2nd edition rules)")
+    low_luck = BooleanField("Low Luck battle rounds")
     agreements = TextAreaField("Gentlemen's agreements (one a line)")
     mentor = StringField("Mentor's address (optional)")
     instructions = TextAreaField("Special instructions and order of loss")
@@ -91,6 +100,7 @@ class ChallengeForm(BidForm):
             "opponent": self.opponent.data or "",
             "method": self.method.data,
             "variant": self.variant.data or "",
+            "low_luck": bool(self.low_luck.data),
             "agreements": _lines(self.agreements.data),
             "mentor": self.mentor.data or "",
             "instructions": _lines(self.instructions.data),
@@ -222,6 +232,7 @@ def _show(
         answering=answering,
         cancelling=cancelling,
         methods=METHODS,
+        battle_dice=BATTLE_DICE,
         example=BID_EXAMPLE,
         agreements_note=AGREEMENTS_NOTE,
         title=f"Challenge {challenge_id}",
