@@ -34,6 +34,7 @@ from fractions import Fraction
 from operator import mul
 from typing import NamedTuple
 
+from adjudicator.battle.lowluck import split
 from adjudicator.rolls.battle import SIDES as FACES
 
 NEGLIGIBLE = 1e-40
@@ -64,11 +65,13 @@ def low_luck_volley(power: int, hits: int) -> Throw:
     """A Low Luck volley of ``power`` that scored ``hits`` (TripleA rule book, "Low Luck vs.
     Dice": the total "is then divided by the dice sides (6), and if there is any remainder
     it is rolled for"): ``power // 6`` sure hits and, when there is a remainder, one die
-    that hits at the remainder or under. Its mean is ``power / 6``."""
+    that hits at the remainder or under. Its mean is ``power / 6``. Raises
+    :class:`ImpossibleThrow` for hits that power cannot score."""
     if power < 0:
         raise ImpossibleThrow(f"a Low Luck volley of power {power}: power is never negative")
-    sure, remainder = divmod(power, FACES)
-    return Throw(hit_on=remainder, dice=1 if remainder else 0, hits=hits, sure=sure)
+    sure, remainder = split(power)
+    [throw] = _checked([Throw(hit_on=remainder, dice=1 if remainder else 0, hits=hits, sure=sure)])
+    return throw
 
 
 def _chance(hit_on: int) -> Fraction:

@@ -292,9 +292,8 @@ def fire_main(
             )
     for unit in present:
         count = forces.count(unit)
-        stats = setup.profile(side, unit)
-        value = (stats.attack if side is Side.ATTACKER else stats.defence) or 0
-        per_unit = stats.attack_dice if side is Side.ATTACKER else 1
+        value = setup.hits_on(side, unit)
+        per_unit = setup.dice_each(side, unit)
         thrown = dice.get(unit, ())
         expected = count * per_unit if value and unit not in skip else 0
         if unit in optional and not thrown:

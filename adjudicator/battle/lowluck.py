@@ -40,11 +40,16 @@ def power(setup: BattleSetup, side: Side, units: Units) -> int:
     number it hits on, at most 6 (an attacking heavy bomber throws more than one die)."""
     total = 0
     for unit, count in units:
-        stats = setup.profile(side, unit)
-        value = (stats.attack if side is Side.ATTACKER else stats.defence) or 0
-        dice = count * (stats.attack_dice if side is Side.ATTACKER else 1)
-        total += dice * max(0, min(value, _SIDES))
+        value = setup.hits_on(side, unit)
+        total += count * setup.dice_each(side, unit) * max(0, min(value, _SIDES))
     return total
+
+
+def split(power: int) -> tuple[int, int]:
+    """A Low Luck volley's sure hits and remainder: its power divided by the dice sides ("The
+    total is then divided by the dice sides (6), and if there is any remainder it is rolled
+    for")."""
+    return divmod(max(0, power), _SIDES)
 
 
 def shot(shots: Sequence[LowLuckShot], side: Side, fire: str) -> LowLuckShot | None:
@@ -88,7 +93,7 @@ def _volley(
             )
         )
         reroll = True
-    sure, remainder = divmod(thrown.power, _SIDES)
+    sure, remainder = split(thrown.power)
     hits = thrown.hits
     if hits not in (sure, sure + (remainder > 0)):
         notes.append(
@@ -176,4 +181,5 @@ __all__ = [
     "low_luck_support",
     "power",
     "shot",
+    "split",
 ]

@@ -121,6 +121,15 @@ class BattleSetup:
         )
         return _profile(unit, techs)
 
+    def hits_on(self, side: Side, unit: UnitType) -> int:
+        """The number the unit's dice hit at or under on ``side`` (0: it throws none)."""
+        stats = self.profile(side, unit)
+        return (stats.attack if side is Side.ATTACKER else stats.defence) or 0
+
+    def dice_each(self, side: Side, unit: UnitType) -> int:
+        """Dice the unit throws on ``side``: an attacking heavy bomber more than one."""
+        return self.profile(side, unit).attack_dice if side is Side.ATTACKER else 1
+
     def initial_carrier_fighters(self) -> int:
         """Defending fighters aboard carriers at the start (sea battles only)."""
         if self.is_land:

@@ -30,9 +30,10 @@ from typing import Generic, TypeVar
 
 from adjudicator.battle.casualties import aa_casualties, casualties_by_order
 from adjudicator.battle.firing import AA_HITS_ON, SUPPORT_SHOT_HITS_ON
+from adjudicator.battle.lowluck import power, split
 from adjudicator.battle.setup import BattleSetup
 from adjudicator.rolls.battle import SIDES
-from adjudicator.units import Side, Units, UnitType
+from adjudicator.units import NO_UNITS, Side, Units, UnitType
 
 U = UnitType
 Prob = TypeVar("Prob", float, Fraction)
@@ -56,7 +57,7 @@ def low_luck(power: int, ratio: Callable[[int, int], Prob]) -> dict[int, Prob]:
     "all of the attacker's units have their attack powers added together. The total is then
     divided by the dice sides (6), and if there is any remainder it is rolled for"): the
     quotient for sure, one more on a die at or under the remainder."""
-    sure, remainder = divmod(max(0, power), SIDES)
+    sure, remainder = split(power)
     if remainder == 0:
         return {sure: ratio(1, 1)}
     return {sure: ratio(SIDES - remainder, SIDES), sure + 1: ratio(remainder, SIDES)}
@@ -151,24 +152,24 @@ class RoundChain(Generic[Prob]):
         found = self._hits.get(key)
         if found is not None:
             return found
+        if self.low_luck:
+            subs = NO_UNITS if skip_subs else units.only(U.SUB)
+            sub_hits = low_luck(power(self.setup, side, subs), self.ratio)
+            other_hits = low_luck(power(self.setup, side, units.without(U.SUB)), self.ratio)
+            lucky: Hits[Prob] = convolve(
+                {(k, 0): p for k, p in sub_hits.items()},
+                {(0, k): p for k, p in other_hits.items()},
+            )
+            self._hits[key] = lucky
+            return lucky
         total: Hits[Prob] = {(0, 0): self.one}
-        powers = {True: 0, False: 0}
         for unit, count in units:
             if unit is U.SUB and skip_subs:
                 continue
-            stats = self.setup.profile(side, unit)
-            value = (stats.attack if side is Side.ATTACKER else stats.defence) or 0
-            dice = count * (stats.attack_dice if side is Side.ATTACKER else 1)
-            if self.low_luck:
-                powers[unit is U.SUB] += dice * max(0, min(value, SIDES))
-                continue
-            dist = binomial(dice, value, self.ratio)
+            dice = count * self.setup.dice_each(side, unit)
+            dist = binomial(dice, self.setup.hits_on(side, unit), self.ratio)
             part: Hits[Prob] = {((k, 0) if unit is U.SUB else (0, k)): p for k, p in dist.items()}
             total = convolve(total, part)
-        if self.low_luck:
-            subs = {(k, 0): p for k, p in low_luck(powers[True], self.ratio).items()}
-            others = {(0, k): p for k, p in low_luck(powers[False], self.ratio).items()}
-            total = convolve(subs, others)
         self._hits[key] = total
         return total
 

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.battle.lowluck import split
 from adjudicator.rolls.battle import SIDES, BattleRoll, Draw, Group
 from adjudicator.units import UnitType
 
@@ -68,11 +69,11 @@ class LowLuckVolley:
 
     @property
     def sure(self) -> int:
-        return self.power // SIDES
+        return split(self.power)[0]
 
     @property
     def remainder(self) -> int:
-        return self.power % SIDES
+        return split(self.power)[1]
 
     def record(self, dice: Sequence[int]) -> dict[str, Any]:
         """The volley's entry data, given its die (none when there is no remainder)."""

@@ -32,6 +32,7 @@ from adjudicator.battle import BattleInputError, RoundResult, read_battle, resol
 from adjudicator.battle.reading import VERSION
 from adjudicator.names import technology_label
 from adjudicator.rolls.battle import ATTACKER_TECH, DEFENDER_TECH
+from adjudicator.rolls.lowluck import stopped_by_aa
 from adjudicator.units import NO_UNITS, OrderOfLoss, Side, Units, UnitType
 
 DICE_ROLL, LOW_LUCK_ROLL = "roll", "low-luck-roll"
@@ -100,10 +101,7 @@ def _opens_round(kind: str, data: Mapping[str, Any], options: list[str]) -> bool
     """Whether an entry opens a round the next entry completes: the attacking subs rolled
     first, or (by Low Luck) the AA gun's shots alone, thrown apart because a hit changes the
     power the attacker's units fire with."""
-    if "subs-first" in options:
-        return True
-    volleys = data.get("volleys") or []
-    return kind == LOW_LUCK_ROLL and bool(volleys) and all(v.get("fire") == "aa" for v in volleys)
+    return "subs-first" in options or (kind == LOW_LUCK_ROLL and stopped_by_aa(data))
 
 
 def _battle_name(data: Mapping[str, Any]) -> str:

@@ -119,7 +119,7 @@ def challenge_issue(
         "instructions": instructions,
         "message": message,
         "bid": {"total": total, "details": details},
-        "low_luck": low_luck,
+        "low_luck": int(low_luck),
     }
 
     @refusals

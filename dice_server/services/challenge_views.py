@@ -63,7 +63,7 @@ def challenge_document(
         "opponent": challenge.opponent.email,
         "opponent_name": challenge.opponent.name,
         "method": challenge.method,
-        "low_luck": challenge.low_luck,
+        "low_luck": int(challenge.low_luck),
         "variant": challenge.variant.name if challenge.variant else None,
         "agreements": json.loads(challenge.agreements),
         "mentor": challenge.mentor.email if challenge.mentor else None,

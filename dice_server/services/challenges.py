@@ -41,7 +41,7 @@ from dice_server.db import writing
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from dice_server.jsonbody import shown
 from dice_server.models import BidCommitment, Challenge, Game, Member, Variant
-from dice_server.requests import check_fields, field_error, text
+from dice_server.requests import check_fields, field_error, flag, text
 from dice_server.services import ServiceContext
 from dice_server.services.challenge_mail import mail_closed, mail_issued
 from dice_server.services.challenge_views import METHODS, aware, challenge_document, day
@@ -130,24 +130,6 @@ def _agreements(payload: Mapping[str, Any]) -> list[str]:
     return found
 
 
-def _low_luck(payload: Any) -> tuple[bool, Any]:
-    """The challenger's Low Luck proposal (``low_luck``: true or false; false when left out)
-    and the rest of the request, which holds integers and strings only like every request.
-    The flag is a term of the challenge, never written to a ledger as a boolean: the game's
-    genesis records ``"low_luck": 1``."""
-    if not isinstance(payload, dict) or "low_luck" not in payload:
-        return False, payload
-    rest = dict(payload)
-    value = rest.pop("low_luck")
-    if type(value) is not bool:
-        raise field_error(
-            "low_luck",
-            f"must be true (battle rounds thrown by Low Luck) or false (by dice), "
-            f"not {shown(value)}",
-        )
-    return value, rest
-
-
 def _confirmed(session: Session, address: str, field: str) -> Member:
     member = member_by_email(session, address, field)
     if not member.confirmed:
@@ -188,10 +170,10 @@ def issue_challenge(
 ) -> dict[str, Any]:
     """Issue a challenge with the challenger's bid; both players are mailed. Sent again
     with the same ``retry`` key (an API Idempotency-Key, a form's nonce) it answers the
-    challenge the first sending issued. ``low_luck`` true proposes Low Luck battle rounds
-    (TripleA rule book, "Low Luck vs. Dice")."""
-    low_luck, rest = _low_luck(payload)
-    fields = check_fields(rest, ISSUE_FIELDS, {"opponent", "bid"})
+    challenge the first sending issued. ``low_luck`` 1 proposes Low Luck battle rounds
+    (TripleA rule book, "Low Luck vs. Dice"), a variant game (IAAPA Variants: not rated)."""
+    fields = check_fields(payload, ISSUE_FIELDS, {"opponent", "bid"})
+    low_luck = "low_luck" in fields and flag(fields, "low_luck") == 1
     opponent_address = text(fields, "opponent", 320)
     method = text(fields, "method", 16, required=False) or "pbem"
     if method not in METHODS:
@@ -427,7 +409,7 @@ def _accept(
         "allies": data["players"]["allies"],
         "bid": {**data["bids"]["axis"], **data["bid"]},
         "bids": data["bids"],
-        "low_luck": challenge.low_luck,
+        "low_luck": int(challenge.low_luck),
         "genesis": entry.signed(),
     }
     if "draw" in data:

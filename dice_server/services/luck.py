@@ -29,12 +29,12 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from adjudicator.luck import Luck, Throw, low_luck_volley, luck_of, running_luck
+from adjudicator.luck import ImpossibleThrow, Luck, Throw, low_luck_volley, luck_of, running_luck
 from adjudicator.names import power_label
 from adjudicator.powers import Alliance, Power
+from adjudicator.rolls.replay import BATTLE_ROLL_KINDS, LOW_LUCK_ROLL
 from dice_server.db import reading
 from dice_server.errors import NotFound
-from dice_server.kinds import battle
 from dice_server.models import Game, LedgerEntry, Member
 from dice_server.services import ServiceContext
 from dice_server.services.games import SIDES, check_participant
@@ -43,8 +43,6 @@ ALLIANCE_SIDE = {Alliance.AXIS: "axis", Alliance.ALLIES: "allies"}
 POWER_SIDE = {power_label(power): ALLIANCE_SIDE[power.alliance] for power in Power}
 """The player's side of each power, by the name a roll records it under."""
 OTHER_SIDE = {"axis": "allies", "allies": "axis"}
-DICE_ROUND, LOW_LUCK_ROUND = battle.KIND.name, battle.LOW_LUCK.name
-"""The entry kinds of a battle round: by dice, or by Low Luck in a game with that option."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,7 @@ class ThrownRoll:
     throws: tuple[Throw, ...]
 
 
-def attributed(data: Mapping[str, Any], kind: str = DICE_ROUND) -> dict[str, tuple[Throw, ...]]:
+def attributed(data: Mapping[str, Any], kind: str) -> dict[str, tuple[Throw, ...]]:
     """A battle round's throws by the side of the player whose units threw them (see the
     module's docstring): a dice round's groups, a Low Luck round's volleys. A round naming
     no power of the game attributes nothing."""
@@ -66,7 +64,7 @@ def attributed(data: Mapping[str, Any], kind: str = DICE_ROUND) -> dict[str, tup
     if attacking is None:
         return {}
     owner = {"attacker": attacking, "defender": OTHER_SIDE[attacking]}
-    read = _volleys if kind == LOW_LUCK_ROUND else _groups
+    read = _volleys if kind == LOW_LUCK_ROLL else _groups
     out: dict[str, list[Throw]] = {}
     for side, throw in read(data):
         if side in owner:
@@ -91,11 +89,12 @@ def _volleys(data: Mapping[str, Any]) -> Iterable[tuple[Any, Throw]]:
     as a malformed dice group is."""
     for volley in data.get("volleys") or ():
         power, hits = volley.get("power"), volley.get("hits")
-        if type(power) is not int or type(hits) is not int or power < 0:
+        if type(power) is not int or type(hits) is not int:
             continue
-        throw = low_luck_volley(power, hits)
-        if throw.sure <= hits <= throw.sure + throw.dice:
-            yield volley.get("side"), throw
+        try:
+            yield volley.get("side"), low_luck_volley(power, hits)
+        except ImpossibleThrow:
+            continue
 
 
 @dataclass(frozen=True)
@@ -113,7 +112,7 @@ def _game_dice(session: Session, numbers: Sequence[int]) -> dict[int, GameDice]:
         select(LedgerEntry.game_number, LedgerEntry.body)
         .where(
             LedgerEntry.game_number.in_(numbers),
-            LedgerEntry.kind.in_(("genesis", DICE_ROUND, LOW_LUCK_ROUND)),
+            LedgerEntry.kind.in_(("genesis", *BATTLE_ROLL_KINDS)),
         )
         .order_by(LedgerEntry.game_number, LedgerEntry.seq)
     )

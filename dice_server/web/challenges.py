@@ -100,7 +100,7 @@ class ChallengeForm(BidForm):
             "opponent": self.opponent.data or "",
             "method": self.method.data,
             "variant": self.variant.data or "",
-            "low_luck": bool(self.low_luck.data),
+            "low_luck": int(self.low_luck.data),
             "agreements": _lines(self.agreements.data),
             "mentor": self.mentor.data or "",
             "instructions": _lines(self.instructions.data),
