@@ -17,9 +17,10 @@ from dice_server.services.mailer import queue_mail
 
 
 def _rules(challenge: Challenge) -> str:
-    if challenge.variant is None:
+    if challenge.variant is None and not challenge.low_luck:
         return "standard 2nd edition"
-    return f"{challenge.variant.name} (a variant: not rated)"
+    named = challenge.variant.name if challenge.variant else "2nd edition with Low Luck"
+    return f"{named} (a variant: not rated)"
 
 
 def _describe(challenge: Challenge, check: BidCheck | None) -> list[str]:

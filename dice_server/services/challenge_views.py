@@ -13,7 +13,7 @@ from sqlalchemy import or_, select
 from adjudicator.bids import check_bid
 from dice_server.db import reading
 from dice_server.errors import Forbidden, NotFound
-from dice_server.models import Challenge, Member, Variant
+from dice_server.models import Challenge, Game, Member, Variant
 from dice_server.services import ServiceContext
 
 METHODS = {"pbem": "PBEM", "face-to-face": "Face to face"}
@@ -24,10 +24,15 @@ AGREEMENTS_NOTE = (
 )
 BATTLE_DICE = {
     False: "by dice (one die for each unit)",
-    True: "by Low Luck (each side's power added up, a sure hit for each 6, one die for the rest)",
+    True: (
+        "by Low Luck (each side's power added up, a sure hit for each 6, one die for the "
+        "rest): a variant, not rated"
+    ),
 }
 """How the game's battle rounds are thrown, by the challenge's ``low_luck`` (TripleA rule
-book, "Low Luck vs. Dice")."""
+book, "Low Luck vs. Dice"). Low Luck is not the MB 2nd edition's dice, so its games are
+variant games (IAAPA Variants: "A variant game is a game where the MB 2nd Edition rules with
+the Association clarifications are not followed"), recorded in the register, not rated."""
 
 
 def aware(moment: datetime) -> datetime:
@@ -146,6 +151,10 @@ def open_challenges(ctx: ServiceContext) -> list[dict[str, Any]]:
         return [challenge_document(row, None, now) for row in rows]
 
 
+LOW_LUCK_VARIANT = "Low Luck battle rounds (TripleA)"
+"""The register's name for every game played by Low Luck, whatever else it varies."""
+
+
 def variants_register(ctx: ServiceContext) -> list[dict[str, Any]]:
     """IAAPA Variants: every variant named in a challenge, with the games played under it
     (not rated: "Your 2nd edition ratings ... will not [be] affect[ed] by variant game
@@ -166,4 +175,10 @@ def variants_register(ctx: ServiceContext) -> list[dict[str, Any]]:
             out.append(
                 {"name": variant.name, "since": day(variant.created_at), "games": list(games)}
             )
+        lucky = session.execute(
+            select(Game.number, Game.created_at).where(Game.low_luck).order_by(Game.number)
+        ).all()
+        if lucky:
+            since = day(min(created for _, created in lucky))
+            out.append({"name": LOW_LUCK_VARIANT, "since": since, "games": [n for n, _ in lucky]})
         return out

@@ -199,7 +199,7 @@ def end_game(
 ) -> SignedEntry:
     """Record the result and reveal the seed, opening every roll of the game to checking.
 
-    Variants and annulled games are not rated.
+    Variants (Low Luck games among them: IAAPA Variants) and annulled games are not rated.
     """
     if status not in END_STATUSES:
         raise InvalidRequest(f"status: must be one of {', '.join(END_STATUSES)}", "status")
@@ -218,7 +218,7 @@ def end_game(
         seed = dice.unseal(ctx.keys.seed_box, sealed)
         game.status = status
         game.winner = winner
-        rated = int(status != "annulled" and game.variant is None)
+        rated = int(status != "annulled" and game.variant is None and not game.low_luck)
 
         def reveal(seq: int) -> dict[str, Any]:
             data: dict[str, Any] = {

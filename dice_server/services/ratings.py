@@ -27,6 +27,7 @@ RATED_GAMES = (
     .where(
         Game.status.in_(RATED_STATUSES),
         Game.variant.is_(None),
+        Game.low_luck.is_(False),  # Low Luck is not the MB 2nd edition's dice: a variant
         Game.winner.in_(("axis", "allies")),
     )
     .order_by(ENDED.c.at, Game.number)

@@ -7,6 +7,9 @@ games and are not rated either.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from flask.testing import FlaskClient
 
 from adjudicator.ratings import K_FACTOR, START
@@ -24,7 +27,7 @@ def _members(ctx: ServiceContext) -> None:
         add_member(ctx, f"{who}@example.org", who.title(), confirmed=True)
 
 
-def _game(ctx: ServiceContext, axis: str, allies: str, **kw: str) -> int:
+def _game(ctx: ServiceContext, axis: str, allies: str, **kw: Any) -> int:
     return create_game(
         ctx, axis=f"{axis}@example.org", allies=f"{allies}@example.org", **kw
     ).game_number
@@ -75,3 +78,31 @@ def test_games_are_rated_in_the_order_they_ended(ctx: ServiceContext, client: Fl
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "K = 32" in html and "Elo" in html
     assert html.index("Ann") < html.index("Bob") < html.index("Cid")
+
+
+VARIANTS = (
+    "A variant game is a game where the MB 2nd Edition rules with the Association "
+    "clarifications are not followed. Variant games will be recorded Variants database. Your "
+    "2nd edition ratings or ranking calculations will not affect by variant game play."
+)
+
+
+def test_a_low_luck_game_is_a_variant_recorded_in_the_register_and_not_rated(
+    ctx: ServiceContext, client: FlaskClient, rules_text: str
+) -> None:
+    """IAAPA Variants: "A variant game is a game where the MB 2nd Edition rules with the
+    Association clarifications are not followed. Variant games will be recorded Variants
+    database. Your 2nd edition ratings or ranking calculations will not affect by variant game
+    play." Low Luck (TripleA rule book) replaces the MB dice: its games are variants."""
+    from dice_server.services.challenge_views import LOW_LUCK_VARIANT, variants_register
+
+    assert " ".join(VARIANTS.split()) in " ".join(rules_text.split())
+    _members(ctx)
+    lucky = _game(ctx, "ann", "bob", low_luck=True)
+    reveal = end_game(ctx, lucky, status="finished", winner="axis")
+    assert json.loads(reveal.body)["data"]["rated"] == 0
+    assert client.get("/api/v1/ratings").get_json()["ratings"] == []
+    assert {"name": LOW_LUCK_VARIANT, "games": [lucky]}.items() <= variants_register(ctx)[0].items()
+    dice = _game(ctx, "ann", "bob")  # the same players by dice: rated
+    assert json.loads(end_game(ctx, dice, status="finished", winner="axis").body)["data"]["rated"]
+    assert [r["games"] for r in client.get("/api/v1/ratings").get_json()["ratings"]] == [1, 1]
