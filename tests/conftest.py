@@ -275,6 +275,26 @@ def league(ctx: ServiceContext) -> League:
     return League(ctx=ctx, tokens=tokens, game=entry.game_number)
 
 
+@pytest.fixture
+def low_luck_game(ctx: ServiceContext, league: League) -> int:
+    """A second game between the league's players, thrown by Low Luck."""
+    entry = create_game(ctx, axis="axis@example.org", allies="allies@example.org", low_luck=True)
+    return entry.game_number
+
+
+def pbem_cli(app: Flask, *args: str) -> Any:
+    """``pbem ARGS`` run on the app's instance and database (click's result)."""
+    from click.testing import CliRunner
+
+    from dice_server.cli import main
+
+    env = {
+        "PBEM_INSTANCE_PATH": str(app.instance_path),
+        "PBEM_DATABASE_URL": str(app.config["DATABASE_URL"]),
+    }
+    return CliRunner(env=env).invoke(main, list(args), catch_exceptions=False)
+
+
 def battle(**overrides: Any) -> dict[str, Any]:
     """A valid battle-roll request: UK attacks West Europe."""
     request: dict[str, Any] = {

@@ -11,7 +11,6 @@ from typing import Any
 import click
 
 from dice_server.errors import ServiceError
-from dice_server.services import ServiceContext
 
 
 @click.group()
@@ -65,15 +64,6 @@ def challenge_expire() -> None:
         click.echo(number)
 
 
-def _member_id(ctx: ServiceContext, address: str, field: str) -> int:
-    """The member an operator's command acts for, by address."""
-    from dice_server.db import reading
-    from dice_server.services.members import member_by_email
-
-    with reading(ctx.sessions) as session:
-        return member_by_email(session, address, field).id
-
-
 @challenge.command("issue")
 @click.option("--from", "challenger", required=True, help="The challenger's address.")
 @click.option("--opponent", required=True, help="The address of the member challenged.")
@@ -109,6 +99,7 @@ def challenge_issue(
     both players are mailed. Prints the challenge's number."""
     from dice_server.cli import _ctx, emit, refusals
     from dice_server.services.challenges import issue_challenge
+    from dice_server.services.members import member_id
 
     payload: dict[str, Any] = {
         "opponent": opponent,
@@ -125,7 +116,7 @@ def challenge_issue(
     @refusals
     def run() -> None:
         ctx = _ctx()
-        doc = issue_challenge(ctx, _member_id(ctx, challenger, "from"), payload)
+        doc = issue_challenge(ctx, member_id(ctx, challenger, "from"), payload)
         terms = " with Low Luck battle rounds" if doc["low_luck"] else ""
         click.echo(f"challenge {doc['id']} issued to {doc['opponent']}{terms}", err=True)
         if as_json:
@@ -149,13 +140,14 @@ def challenge_accept(
     on the challenge's terms (Low Luck among them). Prints the game's number."""
     from dice_server.cli import _ctx, refusals
     from dice_server.services.challenges import accept_challenge
+    from dice_server.services.members import member_id
 
     payload = {"bid": {"total": total, "details": details}, "message": message}
 
     @refusals
     def run() -> None:
         ctx = _ctx()
-        game = accept_challenge(ctx, _member_id(ctx, opponent, "as"), challenge_id, payload)
+        game = accept_challenge(ctx, member_id(ctx, opponent, "as"), challenge_id, payload)
         click.echo(
             f"challenge {challenge_id} accepted: game {game['game']}; {game['axis']} plays the "
             "Axis",

@@ -103,8 +103,7 @@ def ruling_decide(
     """Record the Minister of Law's decision on entry REFERS_TO of game NUMBER (the same
     service as POST /api/v1/games/<n>/rulings); prints the ruling entry's seq."""
     from dice_server.cli import _ctx, refusals
-    from dice_server.db import reading
-    from dice_server.services.members import member_by_email
+    from dice_server.services.members import member_id
     from dice_server.services.rulings import decide
 
     payload: dict[str, Any] = {"refers_to": refers_to, "verdict": verdict, "reason": reason}
@@ -119,9 +118,7 @@ def ruling_decide(
     @refusals
     def run() -> None:
         ctx = _ctx()
-        with reading(ctx.sessions) as session:
-            member_id = member_by_email(session, minister, "minister").id
-        entry = decide(ctx, member_id, number, payload)
+        entry = decide(ctx, member_id(ctx, minister, "minister"), number, payload)
         click.echo(f"ruling #{entry.seq} recorded in game {number}", err=True)
         click.echo(entry.seq)
 

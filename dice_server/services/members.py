@@ -91,6 +91,12 @@ def member_by_email(session: Session, address: str, field: str = "email") -> Mem
     return member
 
 
+def member_id(ctx: ServiceContext, address: str, field: str = "email") -> int:
+    """The id of the member with ``address`` (an operator's command acting for him)."""
+    with reading(ctx.sessions) as session:
+        return member_by_email(session, address, field).id
+
+
 def all_members(ctx: ServiceContext) -> list[Member]:
     """Every member, by address (for the operator's list)."""
     with reading(ctx.sessions) as session:

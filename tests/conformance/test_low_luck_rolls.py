@@ -5,9 +5,17 @@ supplies the remainder dice (``draw``), given here."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 import pytest
 
+from adjudicator.luck import (
+    expected_hits,
+    hits_distribution,
+    hits_variance,
+    low_luck_volley,
+    luck_of,
+)
 from adjudicator.powers import Power
 from adjudicator.rolls import BattleRoll, RollHeader
 from adjudicator.rolls.lowluck import LowLuckRoll, stopped_by_aa, volley_lines, volleys
@@ -177,3 +185,47 @@ class TestVolleysThatCannotShareHits:
                 else {sure: Fraction(1)}
             )
             assert got == want
+
+
+class TestDiceLuckOfTheExample:
+    """Dice luck (issue 18, point 5) of the rule book's Low Luck example: only the remainder
+    die is luck (adjudicator.luck.low_luck_volley)."""
+
+    def test_the_rule_books_defence_of_power_7(self, triplea_rule_book: str) -> None:
+        """The rule book: "Now it is Russia’s turn to fire. The total for her is 7 defense power
+        (2x2 + 1x3). This is then divided by 6, giving us 1 hit, and 1 remainder. Russia now
+        rolls 1 die at 1, to see if she gets 1 more hit. We will pretend she misses for this
+        example." Expected 7/6; 1 hit (the die missed) happens 5 times in 6, 2 hits once in 6."""
+        for quoted in (RUSSIA, ONE_DIE):
+            assert quoted in triplea_rule_book.replace("\n", " ")
+        missed = [low_luck_volley(7, 1)]
+        assert expected_hits(missed) == Fraction(7, 6)
+        assert hits_variance(missed) == Fraction(1, 6) * Fraction(5, 6)
+        assert hits_distribution(missed) == (Fraction(0), Fraction(5, 6), Fraction(1, 6))
+        luck = luck_of(missed)
+        assert (luck.dice, luck.hits, luck.expected) == (1, 1, Fraction(7, 6))
+        assert luck.p_at_most == pytest.approx(5 / 6)
+        assert luck.p_at_least == 1.0
+        assert luck.surplus == Fraction(-1, 6)
+
+        hit = luck_of([low_luck_volley(7, 2)])
+        assert (hit.dice, hit.hits, hit.expected) == (1, 2, Fraction(7, 6))
+        assert hit.p_at_most == 1.0
+        assert hit.p_at_least == pytest.approx(1 / 6)
+        assert hit.surplus == Fraction(5, 6)
+
+    def test_the_rule_books_attack_of_power_12_is_no_luck(self, triplea_rule_book: str) -> None:
+        """The rule book: "The total is 12 attack power (4 x 3). This is then divided by 6,
+        giving us 2 hits, and zero remainder." No die is thrown: the mean is the hits, and
+        nothing else could have happened."""
+        assert EXAMPLE in triplea_rule_book.replace("\n", " ")
+        luck = luck_of([low_luck_volley(12, 2)])
+        assert (luck.dice, luck.hits) == (0, 2)
+        assert luck.expected == Fraction(2) and luck.variance == Fraction(0)
+        assert luck.z is None and luck.surplus == 0
+        assert luck.p_at_most == luck.p_at_least == 1.0
+        assert hits_distribution([low_luck_volley(12, 2)]) == (
+            Fraction(0),
+            Fraction(0),
+            Fraction(1),
+        )

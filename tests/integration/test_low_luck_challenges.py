@@ -1,5 +1,5 @@
 """Low Luck offered in challenges (issue 18): the challenger proposes it through the API
-(``"low_luck": true``), the issue form's box or ``pbem challenge issue --low-luck``; the
+(``"low_luck": 1``), the issue form's box or ``pbem challenge issue --low-luck``; the
 challenge page, the lists and both mails say so; and the game the accepted challenge starts
 throws its battle rounds by Low Luck (``games.low_luck``, ``"low_luck": 1`` in its genesis,
 ``low-luck-roll`` entries). A challenge that does not propose it starts a dice game, as
@@ -17,18 +17,17 @@ import json
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import select
 
-from dice_server.cli import main
 from dice_server.db import reading
 from dice_server.models import BidCommitment, Challenge, Game, OutboxMessage
 from dice_server.services import ServiceContext
-from tests.conftest import League, battle, logged_in
-from tests.integration.test_challenge_pages import mail_to, posted_form
+from tests.conftest import League, battle, logged_in, pbem_cli
+from tests.integration.test_challenge_pages import answer, count, issue, mail_to
 from tests.integration.test_game_pages import text
+from tests.integration.test_low_luck_games import bodies
 
 AXIS, ALLIES = "axis@example.org", "allies@example.org"
 LOW_LUCK_TERM = "Battle rounds: by Low Luck (each side's power added up"
@@ -61,12 +60,6 @@ def accept(client: FlaskClient, league: League, number: int) -> Any:
     return got.get_json()
 
 
-def bodies(client: FlaskClient, league: League, game: int) -> list[dict[str, Any]]:
-    got = client.get(f"/api/v1/games/{game}/ledger", headers=league.auth("axis"))
-    assert got.status_code == 200
-    return [json.loads(e["body"]) for e in got.get_json()["entries"]]
-
-
 def rolled_kind(client: FlaskClient, league: League, game: int) -> str:
     """The kind of entry a battle roll in ``game`` records (the conftest's UK attack)."""
     got = post(client, league, "allies", f"games/{game}/rolls", battle())
@@ -78,11 +71,6 @@ def rolled_kind(client: FlaskClient, league: League, game: int) -> str:
 def game_low_luck(ctx: ServiceContext, number: int) -> bool:
     with reading(ctx.sessions) as session:
         return bool(session.execute(select(Game.low_luck).where(Game.number == number)).scalar())
-
-
-def count(ctx: ServiceContext, model: Any) -> int:
-    with reading(ctx.sessions) as session:
-        return int(session.execute(select(func.count()).select_from(model)).scalar_one())
 
 
 # The JSON API.
@@ -182,27 +170,18 @@ def test_the_same_request_key_with_the_other_low_luck_answer_is_a_conflict(
 
 
 def issue_on_the_page(page_client: FlaskClient, **fields: str) -> Any:
-    page = page_client.get("/challenges/new").get_data(as_text=True)
-    data = {
-        **posted_form(page, "/challenges/new"),
-        "opponent": ALLIES,
-        "method": "pbem",
-        "bid_total": "7",
-        "bid_details": "2 G INF Germany, 1 J IPC",
+    """The axis player's challenge to the allies player, sent on the issue form."""
+    return issue(
+        page_client,
+        opponent=ALLIES,
+        bid_total="7",
+        bid_details="2 G INF Germany, 1 J IPC",
         **fields,
-    }
-    return page_client.post("/challenges/new", data=data)
+    )
 
 
 def accept_on_the_page(page_client: FlaskClient, number: int) -> Any:
-    action = f"/challenges/{number}/accept"
-    page = page_client.get(f"/challenges/{number}").get_data(as_text=True)
-    data = {
-        **posted_form(page, action),
-        "accept-bid_total": "12",
-        "accept-bid_details": "4 J INF Japan",
-    }
-    return page_client.post(action, data=data)
+    return answer(page_client, number, "accept", bid_total="12", bid_details="4 J INF Japan")
 
 
 def test_the_issue_form_offers_low_luck_and_the_pages_show_it(
@@ -248,18 +227,10 @@ def test_the_box_left_empty_issues_a_dice_challenge(
 # The command line.
 
 
-def pbem(app: Flask, *args: str) -> Any:
-    env = {
-        "PBEM_INSTANCE_PATH": str(app.instance_path),
-        "PBEM_DATABASE_URL": str(app.config["DATABASE_URL"]),
-    }
-    return CliRunner(env=env).invoke(main, list(args), catch_exceptions=False)
-
-
 def test_pbem_challenge_issue_low_luck_and_accept(
     app: Flask, client: FlaskClient, ctx: ServiceContext, league: League
 ) -> None:
-    issued = pbem(
+    issued = pbem_cli(
         app,
         *("challenge", "issue", "--from", AXIS, "--opponent", ALLIES),
         *("--bid", "7", "--details", "2 G INF Germany, 1 J IPC", "--low-luck"),
@@ -271,7 +242,7 @@ def test_pbem_challenge_issue_low_luck_and_accept(
     assert seen.get_json()["low_luck"] == 1
     assert LOW_LUCK_TERM in mail_to(ctx, ALLIES)[-1]
 
-    accepted = pbem(
+    accepted = pbem_cli(
         app, "challenge", "accept", str(number), "--as", ALLIES, "--bid", "12", "--details", ""
     )
     assert accepted.exit_code == 0, accepted.output
@@ -284,7 +255,7 @@ def test_pbem_challenge_issue_low_luck_and_accept(
 def test_pbem_challenge_issue_without_the_flag_is_a_dice_challenge(
     app: Flask, client: FlaskClient, league: League
 ) -> None:
-    issued = pbem(
+    issued = pbem_cli(
         app,
         *("challenge", "issue", "--from", AXIS, "--opponent", ALLIES, "--bid", "7", "--json"),
     )
@@ -295,7 +266,7 @@ def test_pbem_challenge_issue_without_the_flag_is_a_dice_challenge(
 def test_pbem_challenge_issue_refusals_exit_1(
     app: Flask, ctx: ServiceContext, league: League
 ) -> None:
-    refused = pbem(
+    refused = pbem_cli(
         app, "challenge", "issue", "--from", AXIS, "--opponent", AXIS, "--bid", "7", "--low-luck"
     )
     assert refused.exit_code == 1

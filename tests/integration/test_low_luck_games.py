@@ -11,24 +11,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
-from dice_server.cli import main
 from dice_server.services import ServiceContext
-from dice_server.services.games import create_game, end_game
-from tests.conftest import League, battle, logged_in
+from dice_server.services.games import end_game
+from tests.conftest import League, battle, logged_in, pbem_cli
 
 VERIFIER = Path(__file__).resolve().parents[2] / "dice_server" / "verifier.py"
-
-
-@pytest.fixture
-def low_luck_game(ctx: ServiceContext, league: League) -> int:
-    """A second game between the league's players, thrown by Low Luck."""
-    entry = create_game(ctx, axis="axis@example.org", allies="allies@example.org", low_luck=True)
-    return entry.game_number
 
 
 def bodies(client: FlaskClient, league: League, game: int) -> list[dict[str, Any]]:
@@ -128,12 +118,8 @@ def test_the_standalone_verifier_recomputes_the_low_luck_dice(
 
 
 def test_pbem_game_create_low_luck(app: Flask, league: League) -> None:
-    env = {
-        "PBEM_INSTANCE_PATH": str(app.instance_path),
-        "PBEM_DATABASE_URL": str(app.config["DATABASE_URL"]),
-    }
     args = ["game", "create", "--axis", "axis@example.org", "--allies", "allies@example.org"]
-    done = CliRunner(env=env).invoke(main, [*args, "--low-luck"], catch_exceptions=False)
+    done = pbem_cli(app, *args, "--low-luck")
     assert done.exit_code == 0, done.output
     number = int(done.stdout.strip())
     assert bodies(app.test_client(), league, number)[0]["data"]["low_luck"] == 1

@@ -20,7 +20,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from dice_server.services import ServiceContext
-from dice_server.services.games import create_game
 from tests.conftest import League, battle, logged_in
 from tests.integration.test_game_pages import text
 
@@ -44,12 +43,6 @@ RULE_BOOK = {
 }
 #: No remainder anywhere: 4 armour (12) against 3 infantry (6).
 NO_REMAINDER = {**RULE_BOOK, "battle": "Ukraine", "defender": [unit("INF", 3)]}
-
-
-@pytest.fixture
-def low_luck_game(ctx: ServiceContext, league: League) -> int:
-    entry = create_game(ctx, axis="axis@example.org", allies="allies@example.org", low_luck=True)
-    return entry.game_number
 
 
 def roll(client: FlaskClient, league: League, who: str, game: int, body: dict[str, Any]) -> None:

@@ -7,20 +7,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 from flask.testing import FlaskClient
 
 from dice_server.services import ServiceContext
-from dice_server.services.games import create_game
 from tests.conftest import League
 from tests.integration.test_turns import UKRAINE_ROLL, USSR_PRE
-
-
-@pytest.fixture
-def game(ctx: ServiceContext, league: League) -> int:
-    """A game between the league's players, thrown by Low Luck, on the Classic opening."""
-    entry = create_game(ctx, axis="axis@example.org", allies="allies@example.org", low_luck=True)
-    return entry.game_number
 
 
 def post(client: FlaskClient, league: League, game: int, what: str, doc: Any) -> Any:
@@ -35,15 +26,15 @@ def battles(client: FlaskClient, league: League, game: int) -> list[dict[str, An
 
 
 def test_a_low_luck_round_is_linked_and_resolved_from_its_volleys(
-    client: FlaskClient, league: League, game: int
+    client: FlaskClient, league: League, low_luck_game: int
 ) -> None:
-    assert post(client, league, game, "turns", {"text": USSR_PRE}).status_code == 201
-    rolled = post(client, league, game, "rolls", UKRAINE_ROLL)
+    assert post(client, league, low_luck_game, "turns", {"text": USSR_PRE}).status_code == 201
+    rolled = post(client, league, low_luck_game, "rolls", UKRAINE_ROLL)
     assert rolled.status_code == 201, rolled.get_json()
     body = json.loads(rolled.get_json()["body"])
     assert body["kind"] == "low-luck-roll"
     assert body["data"]["declared"] == {"submission": 2, "number": 1}
-    ukraine = battles(client, league, game)[0]
+    ukraine = battles(client, league, low_luck_game)[0]
     assert ukraine["rolls"] == [body["seq"]]
     assert ukraine["status"] in ("in-progress", "must-pause", "decided")
     result = ukraine["result"]
@@ -59,15 +50,15 @@ def test_a_low_luck_round_is_linked_and_resolved_from_its_volleys(
 
 
 def test_a_second_round_for_too_many_units_is_found_by_the_engine(
-    client: FlaskClient, league: League, game: int
+    client: FlaskClient, league: League, low_luck_game: int
 ) -> None:
     """IAAPA Error Correction III, Too many units: the second round thrown for every unit of
     the first, casualties and all, has more power than the units left."""
-    assert post(client, league, game, "turns", {"text": USSR_PRE}).status_code == 201
-    assert post(client, league, game, "rolls", UKRAINE_ROLL).status_code == 201
-    again = post(client, league, game, "rolls", {**UKRAINE_ROLL, "round": 2})
+    assert post(client, league, low_luck_game, "turns", {"text": USSR_PRE}).status_code == 201
+    assert post(client, league, low_luck_game, "rolls", UKRAINE_ROLL).status_code == 201
+    again = post(client, league, low_luck_game, "rolls", {**UKRAINE_ROLL, "round": 2})
     assert again.status_code == 201
-    ukraine = battles(client, league, game)[0]
+    ukraine = battles(client, league, low_luck_game)[0]
     assert len(ukraine["rolls"]) == 2
     rules = {d["rule"] for d in ukraine["result"]["diagnostics"] if d["severity"] == "error"}
     # round 1 always costs each side at least 2 units (2 sure hits each way)
@@ -75,13 +66,13 @@ def test_a_second_round_for_too_many_units_is_found_by_the_engine(
 
 
 def test_the_game_page_groups_a_low_luck_round_under_its_battle(
-    client: FlaskClient, league: League, game: int, app: Any, ctx: ServiceContext
+    client: FlaskClient, league: League, low_luck_game: int, app: Any, ctx: ServiceContext
 ) -> None:
     from tests.conftest import logged_in
 
-    assert post(client, league, game, "turns", {"text": USSR_PRE}).status_code == 201
-    assert post(client, league, game, "rolls", UKRAINE_ROLL).status_code == 201
-    page = logged_in(app, ctx, "axis@example.org").get(f"/games/{game}")
+    assert post(client, league, low_luck_game, "turns", {"text": USSR_PRE}).status_code == 201
+    assert post(client, league, low_luck_game, "rolls", UKRAINE_ROLL).status_code == 201
+    page = logged_in(app, ctx, "axis@example.org").get(f"/games/{low_luck_game}")
     assert page.status_code == 200
     text = page.get_data(as_text=True)
     assert "Battle #1" in text or "#1 Ukraine" in text, text[:3000]

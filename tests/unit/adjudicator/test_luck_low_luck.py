@@ -20,9 +20,7 @@ from hypothesis import strategies as st
 from adjudicator.luck import (
     ImpossibleThrow,
     Throw,
-    expected_hits,
     hits_distribution,
-    hits_variance,
     low_luck_volley,
     luck_of,
     running_luck,
@@ -34,40 +32,6 @@ def test_a_volley_is_its_sure_hits_and_one_die_at_the_remainder() -> None:
     assert low_luck_volley(12, 2) == Throw(hit_on=0, dice=0, hits=2, sure=2)
     assert low_luck_volley(5, 0) == Throw(hit_on=5, dice=1, hits=0, sure=0)
     assert low_luck_volley(0, 0) == Throw(hit_on=0, dice=0, hits=0, sure=0)
-
-
-def test_the_rule_books_defence_of_power_7() -> None:
-    """The rule book: "Now it is Russia’s turn to fire. The total for her is 7 defense power
-    (2x2 + 1x3). This is then divided by 6, giving us 1 hit, and 1 remainder. Russia now
-    rolls 1 die at 1, to see if she gets 1 more hit. We will pretend she misses for this
-    example." Expected 7/6; 1 hit (the die missed) happens 5 times in 6, 2 hits once in 6."""
-    missed = [low_luck_volley(7, 1)]
-    assert expected_hits(missed) == Fraction(7, 6)
-    assert hits_variance(missed) == Fraction(1, 6) * Fraction(5, 6)
-    assert hits_distribution(missed) == (Fraction(0), Fraction(5, 6), Fraction(1, 6))
-    luck = luck_of(missed)
-    assert (luck.dice, luck.hits, luck.expected) == (1, 1, Fraction(7, 6))
-    assert luck.p_at_most == pytest.approx(5 / 6)
-    assert luck.p_at_least == 1.0
-    assert luck.surplus == Fraction(-1, 6)
-
-    hit = luck_of([low_luck_volley(7, 2)])
-    assert (hit.dice, hit.hits, hit.expected) == (1, 2, Fraction(7, 6))
-    assert hit.p_at_most == 1.0
-    assert hit.p_at_least == pytest.approx(1 / 6)
-    assert hit.surplus == Fraction(5, 6)
-
-
-def test_the_rule_books_attack_of_power_12_is_no_luck() -> None:
-    """The rule book: "The total is 12 attack power (4 x 3). This is then divided by 6,
-    giving us 2 hits, and zero remainder." No die is thrown: the mean is the hits, and
-    nothing else could have happened."""
-    luck = luck_of([low_luck_volley(12, 2)])
-    assert (luck.dice, luck.hits) == (0, 2)
-    assert luck.expected == Fraction(2) and luck.variance == Fraction(0)
-    assert luck.z is None and luck.surplus == 0
-    assert luck.p_at_most == luck.p_at_least == 1.0
-    assert hits_distribution([low_luck_volley(12, 2)]) == (Fraction(0), Fraction(0), Fraction(1))
 
 
 def test_a_round_without_a_remainder_adds_its_hits_to_both_sides_of_the_tally() -> None:
