@@ -38,7 +38,7 @@ from adjudicator.battle.firing import (
     unused,
 )
 from adjudicator.battle.pauses import detect_pause
-from adjudicator.battle.result import BattleResult, Outcome, RoundResult
+from adjudicator.battle.result import BattleResult, Outcome, RoundResult, captures
 from adjudicator.battle.setup import BattleSetup, RoundInput
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
 from adjudicator.units import OrderOfLoss, Side, Units, UnitType
@@ -439,11 +439,6 @@ def resolve(setup: BattleSetup, rounds: Sequence[RoundInput]) -> BattleResult:
         pause = play.result.pause
         owed = number if pause is not None and not pause.answered else None
     outcome = state.outcome
-    captured = (
-        setup.is_land
-        and outcome is Outcome.ATTACKER_WINS
-        and bool(state.attacker.only(U.INF, U.ARM))
-    )
     return BattleResult(
         setup=setup,
         rounds=tuple(played),
@@ -451,7 +446,7 @@ def resolve(setup: BattleSetup, rounds: Sequence[RoundInput]) -> BattleResult:
         defender=state.defender,
         outcome=outcome,
         retreat_allowed=outcome is Outcome.CONTINUES and bool(played) and setup.retreat_possible,
-        captured=captured,
+        captured=captures(setup, outcome, state.attacker),
         diagnostics=tuple(notes),
     )
 

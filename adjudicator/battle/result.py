@@ -9,6 +9,8 @@ from adjudicator.battle.setup import BattleSetup
 from adjudicator.diagnostics import Diagnostic, Severity
 from adjudicator.units import NO_UNITS, Units, UnitType
 
+U = UnitType
+
 
 class Outcome(Enum):
     """Where the battle stands after the rounds rolled so far."""
@@ -24,6 +26,17 @@ class Outcome(Enum):
     """Both sides have units: the attacker rolls another round or retreats."""
     ATTACKER_RETREATS = "attacker-retreats"
     """The attacker retreated (or its last submarines withdrew) after the last round."""
+
+
+def captures(setup: BattleSetup, outcome: Outcome, attackers_left: Units) -> bool:
+    """Whether the battle takes the territory: a land battle the attacker won with a land
+    unit left (planes alone never capture, facts sheet section 8; a sea zone is never
+    captured)."""
+    return (
+        setup.is_land
+        and outcome is Outcome.ATTACKER_WINS
+        and bool(attackers_left.only(U.INF, U.ARM))
+    )
 
 
 class PauseReason(Enum):
@@ -111,9 +124,10 @@ class BattleResult:
 
     ``retreat_allowed`` says whether the attacker may retreat now: the battle continues, at
     least one round was fought, and no rule forbids it (amphibious assault, no retreat).
-    ``captured`` is true when the attacker wins a land battle with a land unit left (planes
-    alone never capture, facts sheet section 8). Survivors and casualties count only units
-    that fight: AA guns, complexes and support battleships are outside both.
+    ``captured`` is true when the attacker wins a land battle with a land unit left
+    (:func:`captures`: planes alone never capture, facts sheet section 8). Survivors and
+    casualties count only units that fight: AA guns, complexes and support battleships are
+    outside both.
     """
 
     setup: BattleSetup

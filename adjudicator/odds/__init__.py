@@ -39,8 +39,9 @@ Output, version 1::
 ``survivors`` are the winner's units left, likeliest first: the attacker's sum to
 ``attacker_wins``, the defender's to ``defender_wins``. IPC lost count the units that fight
 (not AA guns, complexes or support battleships). ``rounds`` is the chance the battle ends in
-each round. A stalemate is a state neither side can ever change (transports facing
-transports): the engine would roll for ever, the calculator stops.
+each round. A stalemate is a state neither side can ever change (no unit can hit one of
+the other side's: :func:`adjudicator.odds.chain.no_round_can_change`; none comes about in
+Classic): the engine would roll for ever, the calculator stops.
 
 Not modelled: submarine withdrawal, casualties a player names instead of his order
 of loss, and a retreat chosen by any rule other than the two above. Attacking subs always

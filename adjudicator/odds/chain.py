@@ -11,8 +11,8 @@ Two ways through the same :class:`~adjudicator.odds.rounds.RoundChain`:
   battle might last.
 
 A battle ends when a side is destroyed, when the attacker's retreat policy says so, or in a
-stalemate: a state no round can change (transports facing transports: the engine would roll
-for ever).
+stalemate: a state no round can change (:func:`no_round_can_change`), where the engine would
+roll for ever.
 """
 
 from __future__ import annotations
@@ -24,7 +24,11 @@ from typing import Generic
 
 from adjudicator.battle.engine import start
 from adjudicator.battle.result import Outcome
+from adjudicator.battle.setup import BattleSetup
 from adjudicator.odds.rounds import Mixture, Prob, RoundChain
+from adjudicator.units import Side, Units, UnitType
+
+U = UnitType
 
 State = int
 """A casualty state: the attacker's units' id shifted left by :data:`SHIFT`, or'ed with the
@@ -91,6 +95,26 @@ def _outer(parts: Mixture[Prob], weight: Prob, out: dict[State, Prob], floor: fl
                 out[key] = get(key, zero) + wa * pd
 
 
+def no_round_can_change(setup: BattleSetup, attackers: Units, defenders: Units) -> bool:
+    """Whether no round from here can change the battle: no unit of either side throws a
+    die whose hit could take a unit (a submarine's hit takes no aircraft: "Combat sequence:
+    subs hit only ships"). The engine would roll for ever: a stalemate. No Classic battle
+    comes to one (every defending unit hits on 1 or more, and attacking aircraft can hit the
+    submarines that cannot hit them); transports that defend at 0 facing transports would."""
+
+    def can_hit(side: Side, shooters: Units, targets: Units) -> bool:
+        for unit, _ in shooters:
+            if setup.hits_on(side, unit) > 0 and (
+                targets.surface if unit is U.SUB else targets.total
+            ):
+                return True
+        return False
+
+    return not (
+        can_hit(Side.ATTACKER, attackers, defenders) or can_hit(Side.DEFENDER, defenders, attackers)
+    )
+
+
 def _ending(chain: RoundChain[Prob], policy: RetreatPolicy, state: State) -> Ending | None:
     a_id, d_id = _ids(state)
     a, d = chain.units(a_id), chain.units(d_id)
@@ -101,8 +125,7 @@ def _ending(chain: RoundChain[Prob], policy: RetreatPolicy, state: State) -> End
     limit = policy.attackers_at_most
     if limit is not None and chain.setup.retreat_possible and a.total <= limit:
         return Ending.RETREATED
-    parts = chain.later(a_id, d_id)
-    if len(parts) == 1 and parts[0] == ([(a_id, chain.one)], [(d_id, chain.one)]):
+    if no_round_can_change(chain.setup, a, d):
         return Ending.STALEMATE
     return None
 

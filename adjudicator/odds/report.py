@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic
 
+from adjudicator.battle.result import Outcome, captures
 from adjudicator.odds.chain import LOW, SHIFT, Ending, Tally
 from adjudicator.odds.rounds import Prob, RoundChain
 from adjudicator.units import Units, UnitType
@@ -60,7 +61,7 @@ def summarise(chain: RoundChain[Prob], tally: Tally[Prob]) -> Odds[Prob]:
     kept: dict[Ending, dict[Units, Prob]] = defaultdict(lambda: defaultdict(lambda: zero))
     setup = chain.setup
     start_a, start_d = ipc_value(setup.attacking), ipc_value(setup.defending)
-    lost_a = lost_d = captures = zero
+    lost_a = lost_d = captured = zero
     spent_a: dict[int, int] = {}
     spent_d: dict[int, int] = {}
     holds: dict[int, bool] = {}
@@ -77,9 +78,9 @@ def summarise(chain: RoundChain[Prob], tally: Tally[Prob]) -> Odds[Prob]:
         if ending is Ending.ATTACKER_WINS:
             kept[ending][a] += p
             if a_id not in holds:
-                holds[a_id] = setup.is_land and bool(a.only(U.INF, U.ARM))
+                holds[a_id] = captures(setup, Outcome.ATTACKER_WINS, a)
             if holds[a_id]:
-                captures += p
+                captured += p
         elif ending is Ending.DEFENDER_WINS:
             kept[ending][d] += p
         elif ending is Ending.RETREATED:
@@ -90,7 +91,7 @@ def summarise(chain: RoundChain[Prob], tally: Tally[Prob]) -> Odds[Prob]:
         draw=total[Ending.DRAW],
         retreated=total[Ending.RETREATED],
         stalemate=total[Ending.STALEMATE],
-        captures=captures,
+        captures=captured,
         attacker_survivors=_ranked(kept[Ending.ATTACKER_WINS]),
         defender_survivors=_ranked(kept[Ending.DEFENDER_WINS]),
         retreating=_ranked(kept[Ending.RETREATED]),

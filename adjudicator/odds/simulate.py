@@ -11,22 +11,27 @@ The player's decisions are the calculator's: casualties by the declared order of
 default, and a retreat (``RoundInput.retreat``) by the :class:`~adjudicator.odds.chain.
 RetreatPolicy`, after a round that leaves the attacker ``attackers_at_most`` units or fewer,
 or after round ``after_round``, never where no retreat is allowed. As in
-:func:`~adjudicator.odds.chain.by_rounds`, a state no round can change is a stalemate,
-checked after the size limit and before the round limit.
+:func:`~adjudicator.odds.chain.by_rounds`, a state no round can change
+(:func:`~adjudicator.odds.chain.no_round_can_change`) is a stalemate, checked after the size
+limit and before the round limit.
 
 Speed: the states a battle reaches are kept, and with each the state every round from it
-led to, keyed by the hits of each volley (AA, support shots, first strike, and each side's
-main roll as the engine counts it: submarines' hits apart) and by whether the round is the
-first or the last the policy allows. The engine is asked once about each; the rest of a run
-is dice and dictionaries. That holds the engine to what the rules make it: a die counts only
-as a hit or a miss, and rounds after the first differ only by their dice.
-:meth:`MonteCarlo.recorded` throws the same dice with no cache, every round through the
-engine, and the tests hold both to the same battles run by run.
+led to, keyed by the hits of each volley (AA, support shots, the attacking subs' first
+strike, the attacker's main roll, and the defender's as the engine counts it: submarines'
+hits apart) and by whether the round is the first or the last the policy allows. The engine
+is asked once about each; the rest of a run is dice and dictionaries. That holds the engine
+to what the rules make it: a die counts only as a hit or a miss, and rounds after the first
+differ only by their dice.
+:meth:`MonteCarlo.recorded` throws the same dice with no round cache (the states are still
+kept), every round through the engine, and the tests hold both to the same battles run by
+run.
 
 Dice come from the caller (:mod:`adjudicator` may not import :mod:`random`: DESIGN.md
 Layers): anything with a ``random()`` in [0, 1), such as :class:`random.Random`; a die is the
-sixth of [0, 1) the number falls in (:func:`face`). :func:`compare` puts a :class:`Sample`
-beside the exact odds, figure by figure, in standard errors.
+sixth of [0, 1) the number falls in (:func:`face`). :meth:`MonteCarlo.sample` counts the
+battles as a :class:`~adjudicator.odds.sample.Sample`, which
+:func:`~adjudicator.odds.sample.compare` puts beside the exact odds, figure by figure, in
+standard errors.
 
 Low Luck is not played (:class:`MonteCarlo` refuses it). Its place is
 :meth:`MonteCarlo._round`: each volley's dice and the hits counted from them would become
@@ -35,9 +40,9 @@ one die for the remainder of the volley's power, recorded as ``RoundInput.low_lu
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -45,12 +50,13 @@ from adjudicator.battle.casualties import aa_casualties, casualties_by_order
 from adjudicator.battle.engine import BattleState, play_round, start
 from adjudicator.battle.errors import InvalidValue
 from adjudicator.battle.firing import AA_HITS_ON, SUPPORT_SHOT_HITS_ON
-from adjudicator.battle.result import Outcome
+from adjudicator.battle.result import Outcome, captures
 from adjudicator.battle.setup import RoundInput
 from adjudicator.diagnostics import Severity
 from adjudicator.odds import read_odds_request
-from adjudicator.odds.chain import Ending
-from adjudicator.odds.report import Odds, ipc_value
+from adjudicator.odds.chain import Ending, no_round_can_change
+from adjudicator.odds.report import ipc_value
+from adjudicator.odds.sample import Sample
 from adjudicator.rolls.battle import SIDES
 from adjudicator.units import NO_UNITS, Side, Units, UnitType
 
@@ -101,81 +107,8 @@ class Played:
     attacker_ipc_lost: int
     defender_ipc_lost: int
     captures: bool
-    """Land: the attacker won with a land unit left (planes never capture)."""
-
-
-@dataclass(frozen=True)
-class Sample:
-    """``runs`` battles played, counted; frequencies and means are named as in
-    :class:`~adjudicator.odds.report.Odds` (``attacker_wins``, ..., ``attacker_ipc_lost``)."""
-
-    runs: int
-    endings: Mapping[Ending, int]
-    captured: int
-    rounds: Mapping[int, int]
-    """How many battles ended in each round."""
-    attacker_ipc_total: int
-    defender_ipc_total: int
-
-    def share(self, ending: Ending) -> float:
-        """How often the battles ended so."""
-        return self.endings.get(ending, 0) / self.runs
-
-    @property
-    def attacker_wins(self) -> float:
-        """Frequency of :attr:`Ending.ATTACKER_WINS`."""
-        return self.share(Ending.ATTACKER_WINS)
-
-    @property
-    def defender_wins(self) -> float:
-        """Frequency of :attr:`Ending.DEFENDER_WINS`."""
-        return self.share(Ending.DEFENDER_WINS)
-
-    @property
-    def draw(self) -> float:
-        """Frequency of :attr:`Ending.DRAW`."""
-        return self.share(Ending.DRAW)
-
-    @property
-    def retreated(self) -> float:
-        """Frequency of :attr:`Ending.RETREATED`."""
-        return self.share(Ending.RETREATED)
-
-    @property
-    def captures(self) -> float:
-        """Frequency of a land battle won with a land unit left."""
-        return self.captured / self.runs
-
-    @property
-    def mean_rounds(self) -> float:
-        """Rounds a battle lasted, on average."""
-        return sum(k * n for k, n in self.rounds.items()) / self.runs
-
-    @property
-    def attacker_ipc_lost(self) -> float:
-        """IPC the attacker lost, on average."""
-        return self.attacker_ipc_total / self.runs
-
-    @property
-    def defender_ipc_lost(self) -> float:
-        """IPC the defender lost, on average."""
-        return self.defender_ipc_total / self.runs
-
-    def __add__(self, other: Sample) -> Sample:
-        """Both samples as one (the runs of one battle played in parts)."""
-        endings, rounds = dict(self.endings), dict(self.rounds)
-        for ending, n in other.endings.items():
-            endings[ending] = endings.get(ending, 0) + n
-        for k, n in other.rounds.items():
-            rounds[k] = rounds.get(k, 0) + n
-        return Sample(
-            self.runs + other.runs,
-            endings,
-            self.captured + other.captured,
-            dict(sorted(rounds.items())),
-            self.attacker_ipc_total + other.attacker_ipc_total,
-            self.defender_ipc_total + other.defender_ipc_total,
-        )
+    """Land: the attacker won with a land unit left (planes never capture:
+    :func:`~adjudicator.battle.result.captures`)."""
 
 
 _ENDINGS = {
@@ -187,9 +120,9 @@ _ENDINGS = {
 
 _Throw = tuple[int, float, int]
 """Dice of a main roll that hit on the same numbers and count alike: how many, :func:`hit_below`
-of their value, and where their hits count in a round's key: 3 the attacker's submarines, 4
-his other units, 5 and 6 the defender's (0 to 2 are the AA shots, support shots and first
-strike, 7 whether the round is the last)."""
+of their value, and where their hits count in a round's key: 3 the attacker's (no submarine
+of his throws in the main roll), 4 the defender's submarines, 5 his other units (0 to 2 are
+the AA shots, support shots and first strike, 6 whether the round is the last)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -237,7 +170,7 @@ class MonteCarlo:
         self._limit = asked.policy.attackers_at_most if free else None
         self._stop = (asked.policy.after_round or 0) if free else 0
         self._orders = (setup.order(Side.ATTACKER), setup.order(Side.DEFENDER))
-        self._sub_cut = hit_below(setup.profile(Side.ATTACKER, U.SUB).attack or 0)
+        self._sub_cut = hit_below(setup.hits_on(Side.ATTACKER, U.SUB))
         self._nodes: dict[tuple[BattleState, bool], _Node] = {}
         self.start = self._node(start(setup), first=True)
 
@@ -246,39 +179,26 @@ class MonteCarlo:
         if found is None:
             setup, a = self.setup, state.attacker
             ending = _ENDINGS.get(state.outcome)
-            if ending is None and not first and self._stuck(a, state.defender):
+            if ending is None and not first and no_round_can_change(setup, a, state.defender):
                 ending = Ending.STALEMATE
             gun = first and setup.is_land and setup.defender.count(U.AA) > 0
             bombard = setup.bombarding if first else 0
             found = self._nodes[(state, first)] = _Node(state, ending, gun * a.aircraft, bombard)
         return found
 
-    def _stuck(self, a: Units, d: Units) -> bool:
-        """Whether no round from ``(a, d)`` can change it: no unit of either side throws a
-        die whose hit could take a unit (a submarine's hit takes no aircraft)."""
-
-        def can_hit(side: Side, shooters: Units, targets: Units) -> bool:
-            for unit, _ in shooters:
-                stats = self.setup.profile(side, unit)
-                value = (stats.attack if side is Side.ATTACKER else stats.defence) or 0
-                if value > 0 and (targets.surface if unit is U.SUB else targets.total):
-                    return True
-            return False
-
-        return not (can_hit(Side.ATTACKER, a, d) or can_hit(Side.DEFENDER, d, a))
-
     def _strike(self, node: _Node, aa_hits: int) -> _Strike:
-        """Who is left to throw after the AA shots (the engine's own choice of aircraft)."""
+        """Who is left to throw after the AA shots (the engine's own choice of aircraft), and
+        the subs among them, who strike first (at sea: no sub fights on land)."""
         a0 = node.state.attacker
         a1 = a0.minus(aa_casualties(a0, aa_hits, self._orders[0])) if aa_hits else a0
-        subs = 0 if self.setup.is_land else a1.count(U.SUB)
-        found = node.strikes[aa_hits] = _Strike(a1, subs)
+        found = node.strikes[aa_hits] = _Strike(a1, a1.count(U.SUB))
         return found
 
     def _main(self, node: _Node, strike: _Strike, sub_hits: int) -> _Main:
         """Who throws in the main roll after the subs' first strike (the engine's own
         casualties, by the defender's order of loss: never the default's note for aircraft
-        attacking alone, since the subs are there)."""
+        attacking alone, since the subs are there). No attacking sub throws in it: at sea
+        every one struck first, and none fights on land."""
         setup, a1, d0 = self.setup, strike.attacker, node.state.defender
         d1 = d0.minus(casualties_by_order(d0, self._orders[1], sub_hits, 0)) if sub_hits else d0
         groups: dict[tuple[float, int], list[tuple[Side, UnitType, int]]] = {}
@@ -287,11 +207,10 @@ class MonteCarlo:
             (Side.DEFENDER, d1 if a1 else NO_UNITS),
         ):
             for unit, n in units:
-                stats = setup.profile(side, unit)
-                value = (stats.attack if side is Side.ATTACKER else stats.defence) or 0
-                if value and not (unit is U.SUB and strike.subs and side is Side.ATTACKER):
-                    dice = n * stats.attack_dice if side is Side.ATTACKER else n
-                    slot = (3 if side is Side.ATTACKER else 5) + (unit is not U.SUB)
+                value = setup.hits_on(side, unit)
+                if value and not (side is Side.ATTACKER and unit is U.SUB):
+                    dice = n * setup.dice_each(side, unit)
+                    slot = 3 if side is Side.ATTACKER else 4 + (unit is not U.SUB)
                     groups.setdefault((hit_below(value), slot), []).append((side, unit, dice))
         throws = tuple(
             (sum(t[2] for t in types), cut, slot) for (cut, slot), types in groups.items()
@@ -322,7 +241,7 @@ class MonteCarlo:
             cut = self._sub_cut
             sub_hits = len([u for u in subs if u < cut])
         main = strike.after.get(sub_hits) or self._main(node, strike, sub_hits)
-        hits = [aa_hits, bombard_hits, sub_hits, 0, 0, 0, 0, number == self._stop]
+        hits = [aa_hits, bombard_hits, sub_hits, 0, 0, 0, number == self._stop]
         thrown = []
         for count, cut, slot in main.throws:
             numbers = [draw() for _ in range(count)]
@@ -374,127 +293,58 @@ class MonteCarlo:
             raise DiceMismatch(f"round {number} from {node.state}, {rnd}: {'; '.join(wrong)}")
         return play.state
 
-    def _played(self, node: _Node, rounds: int) -> Played:
+    def _figures(self, node: _Node) -> tuple[Ending, int, int, bool]:
+        """How a battle that reached ``node`` ended: the ending, the IPC each side lost, and
+        whether the attacker captures."""
         if node.ending is None:
             raise ValueError("the battle goes on: no ending to report")
         setup, a, d = self.setup, node.state.attacker, node.state.defender
-        return Played(
+        return (
             node.ending,
-            a,
-            d,
-            rounds,
             ipc_value(setup.attacking) - ipc_value(a),
             ipc_value(setup.defending) - ipc_value(d),
-            setup.is_land and node.ending is Ending.ATTACKER_WINS and bool(a.only(U.INF, U.ARM)),
+            captures(setup, node.state.outcome, a),
+        )
+
+    def _run(self, dice: DiceSource, record: list[RoundInput] | None) -> Played:
+        node, number = self.start, 0
+        while node.ending is None:
+            number += 1
+            node = self._round(node, number, dice, record)
+        ending, lost_a, lost_d, captured = self._figures(node)
+        return Played(
+            ending, node.state.attacker, node.state.defender, number, lost_a, lost_d, captured
         )
 
     def play(self, dice: DiceSource) -> Played:
         """One battle."""
-        node, number = self.start, 0
-        while node.ending is None:
-            number += 1
-            node = self._round(node, number, dice, None)
-        return self._played(node, number)
+        return self._run(dice, None)
 
     def recorded(self, dice: DiceSource) -> tuple[Played, tuple[RoundInput, ...]]:
-        """One battle with no cache, every round through the engine, and its rounds' input:
-        the battle :meth:`play` gives from the same dice."""
+        """One battle with no round cache, every round through the engine (the states met
+        are still kept), and its rounds' input: the battle :meth:`play` gives from the same
+        dice."""
         rounds: list[RoundInput] = []
-        node, number = self.start, 0
-        while node.ending is None:
-            number += 1
-            node = self._round(node, number, dice, rounds)
-        return self._played(node, number), tuple(rounds)
+        return self._run(dice, rounds), tuple(rounds)
 
     def sample(self, runs: int, dice: DiceSource) -> Sample:
-        """``runs`` battles, counted."""
-        ends: dict[_Node, int] = {}
-        lengths: dict[int, int] = {}
+        """``runs`` battles, counted (the loop of :meth:`play` written out, for speed)."""
+        ends: Counter[_Node] = Counter()
+        lengths: Counter[int] = Counter()
         first, step = self.start, self._round
         for _ in range(runs):
             node, number = first, 0
             while node.ending is None:
                 number += 1
                 node = step(node, number, dice, None)
-            ends[node] = ends.get(node, 0) + 1
-            lengths[number] = lengths.get(number, 0) + 1
-        endings: dict[Ending, int] = {}
+            ends[node] += 1
+            lengths[number] += 1
+        endings: Counter[Ending] = Counter()
         captured = lost_a = lost_d = 0
         for node, n in ends.items():
-            played = self._played(node, 0)
-            endings[played.ending] = endings.get(played.ending, 0) + n
-            captured += n * played.captures
-            lost_a += n * played.attacker_ipc_lost
-            lost_d += n * played.defender_ipc_lost
-        return Sample(runs, endings, captured, dict(sorted(lengths.items())), lost_a, lost_d)
-
-
-def play_battle(document: Mapping[str, object], dice: DiceSource) -> Played:
-    """One battle of ``document`` (what :func:`adjudicator.odds.odds` reads)."""
-    return MonteCarlo(document).play(dice)
-
-
-def simulate(document: Mapping[str, object], runs: int, dice: DiceSource) -> Sample:
-    """``runs`` battles of ``document``, counted."""
-    return MonteCarlo(document).sample(runs, dice)
-
-
-def resolve_document(
-    document: Mapping[str, object], rounds: Sequence[RoundInput]
-) -> dict[str, object]:
-    """The battle with the rounds thrown, as ``pbem battle resolve`` reads it (without the
-    odds' own ``retreat`` policy and ``low_luck``)."""
-
-    def dice(by_type: Mapping[UnitType, tuple[int, ...]]) -> dict[str, list[int]]:
-        return {unit.value: list(d) for unit, d in by_type.items()}
-
-    body = {k: v for k, v in document.items() if k not in ("retreat", "low_luck")}
-    body["rounds"] = [
-        {
-            "aa": list(r.aa),
-            "bombard": list(r.bombard),
-            "subs": list(r.subs),
-            "attacker": dice(r.attacker),
-            "defender": dice(r.defender),
-            "retreat": int(r.retreat),
-        }
-        for r in rounds
-    ]
-    return body
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """One figure of the exact odds against a sample: the difference in standard errors of
-    a sample that size drawn from the exact odds (infinite if they say it cannot differ)."""
-
-    figure: str
-    exact: float
-    simulated: float
-    z: float
-
-
-FLOAT_NOISE = 1e-9
-"""A figure the exact odds give with no spread (a chance of 0 or 1, a battle that always
-lasts one round) matches a sample this close: the float odds leave less than 1e-13 of
-their probability unaccounted."""
-
-
-def _agreement(figure: str, exact: float, seen: float, variance: float, runs: int) -> Agreement:
-    error = math.sqrt(max(0.0, variance) / runs)
-    if error > 0:
-        return Agreement(figure, exact, seen, (seen - exact) / error)
-    return Agreement(figure, exact, seen, 0.0 if abs(seen - exact) <= FLOAT_NOISE else math.inf)
-
-
-def compare(exact: Odds[float], sample: Sample) -> tuple[Agreement, ...]:
-    """Each ending's frequency against its exact chance (a binomial's error), then the mean
-    rounds against the exact mean (the error from the exact spread of rounds)."""
-    found = []
-    for ending in Ending:
-        p = min(1.0, max(0.0, float(getattr(exact, ending.value))))
-        found.append(_agreement(ending.value, p, sample.share(ending), p * (1 - p), sample.runs))
-    mean = sum(k * p for k, p in exact.rounds)
-    spread = sum(k * k * p for k, p in exact.rounds) - mean * mean
-    found.append(_agreement("rounds", mean, sample.mean_rounds, spread, sample.runs))
-    return tuple(found)
+            ending, attacker_lost, defender_lost, takes = self._figures(node)
+            endings[ending] += n
+            captured += n * takes
+            lost_a += n * attacker_lost
+            lost_d += n * defender_lost
+        return Sample(runs, dict(endings), captured, dict(sorted(lengths.items())), lost_a, lost_d)

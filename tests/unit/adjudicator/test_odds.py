@@ -1,20 +1,18 @@
-"""The exact battle-odds calculator: closed forms, sums, retreat policies, and a Monte Carlo
-through the battle engine itself (the only place ``random`` may appear: in a test)."""
+"""The exact battle-odds calculator: closed forms, sums, retreat policies, the CLI and the
+text (the Monte Carlo through the battle engine itself is in test_odds_simulate.py)."""
 
 from __future__ import annotations
 
 import json
-import random
 from fractions import Fraction
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.battle import BattleInputError, resolve_json
-from adjudicator.odds import Ending, exact_odds, odds, odds_json, render_odds
+from adjudicator.battle import BattleInputError
+from adjudicator.odds import exact_odds, odds, odds_json, render_odds
 from adjudicator.odds.rounds import binomial
-from adjudicator.odds.simulate import MonteCarlo, compare, resolve_document
 
 
 def table(doc: dict[str, Any]) -> dict[str, Any]:
@@ -175,54 +173,3 @@ class TestInput:
     def test_render(self) -> None:
         text = render_odds(table(land({"INF": 2}, {"INF": 1})))
         assert "likeliest attacker survivors" in text
-
-
-# Monte Carlo through the engine's own rounds (adjudicator.odds.simulate).
-
-ENGINE_OUTCOME = {
-    Ending.ATTACKER_WINS: "attacker-wins",
-    Ending.DEFENDER_WINS: "defender-wins",
-    Ending.DRAW: "both-destroyed",
-    Ending.RETREATED: "attacker-retreats",
-    Ending.STALEMATE: "continues",
-}
-"""What ``battle resolve`` says of a battle that ended so."""
-
-
-def _random_battle(rng: random.Random) -> dict[str, Any]:
-    if rng.random() < 0.5:
-        attacker = {"INF": rng.randint(1, 3), "ARM": rng.randint(0, 2), "FTR": rng.randint(0, 2)}
-        defender = {"INF": rng.randint(1, 3), "FTR": rng.randint(0, 1), "AA": rng.randint(0, 1)}
-        return land(attacker, defender)
-    attacker = {"SUB": rng.randint(1, 2), "BB": rng.randint(0, 1), "FTR": rng.randint(0, 1)}
-    defender = {"TRN": rng.randint(0, 2), "SUB": rng.randint(0, 1), "AC": 1, "FTR": 1}
-    return sea(attacker, defender)
-
-
-RUNS = 100_000
-CHECKED_BY_RESOLVE_JSON = 100
-Z_LIMIT = 4.5
-"""Six figures a battle, five battles: a correct calculator passes 4.5 standard errors on all
-thirty but with chance 2e-4 (and the seed is fixed)."""
-
-
-def test_monte_carlo_agrees_with_the_exact_odds() -> None:
-    """Each battle played RUNS times round by round through the engine's ``play_round``;
-    the first ones also with no cache and through ``resolve_json`` (which must agree); each
-    ending's frequency and the mean rounds lie within Z_LIMIT standard errors of the exact
-    odds."""
-    rng = random.Random(18)
-    for _ in range(5):
-        doc = _random_battle(rng)
-        player = MonteCarlo(doc)
-        for _ in range(CHECKED_BY_RESOLVE_JSON):
-            played, rounds = player.recorded(rng)
-            out = resolve_json(resolve_document(doc, rounds))
-            assert out["outcome"] == ENGINE_OUTCOME[played.ending], (doc, rounds)
-            assert out["survivors"] == {
-                "attacker": played.attacker.to_json(),
-                "defender": played.defender.to_json(),
-            }
-        sample = player.sample(RUNS, rng)
-        for found in compare(odds(doc), sample):
-            assert abs(found.z) <= Z_LIMIT, (doc, found)
