@@ -95,7 +95,13 @@ from collections.abc import Mapping
 from adjudicator.battle.engine import resolve
 from adjudicator.battle.errors import BattleInputError, UnknownField, WrongType
 from adjudicator.battle.order import Closure, TurnBattle, TurnCombat, order_of_battles
-from adjudicator.battle.reading import BattleDocument, check_version, read_battle
+from adjudicator.battle.reading import (
+    RULESET,
+    BattleDocument,
+    check_version,
+    read_battle,
+    ruleset_of,
+)
 from adjudicator.battle.render import render_text
 from adjudicator.battle.result import BattleResult, Outcome, Pause, PauseReason, RoundResult
 from adjudicator.battle.setup import BattleSetup, CasualtyChoice, RoundInput
@@ -137,6 +143,10 @@ def resolve_json(doc: Mapping[str, object]) -> dict[str, object]:
     if not isinstance(doc, Mapping):
         raise WrongType("(document)", f"expected an object, got {type(doc).__name__}")
     if "battles" not in doc:
+        if ruleset_of(doc) == RULESET:
+            from adjudicator.bigworld.resolve import resolve_big_world
+
+            return resolve_big_world(doc)
         read = read_battle(doc)
         return battle_to_json(resolve(read.setup, read.rounds), read.name)
     check_version(doc)

@@ -48,6 +48,7 @@ spellings the IAAPA Abbreviations section lists ("ARM or TNK", "CV or AC", "SS o
 BATTLE_KEYS = frozenset(
     {
         "version",
+        "ruleset",
         "kind",
         "amphibious",
         "attacker",
@@ -89,7 +90,8 @@ class BattleDocument:
     retreat_declared: bool = False
 
 
-def _object(value: object, where: str) -> Mapping[str, object]:
+def json_object(value: object, where: str) -> Mapping[str, object]:
+    """``value`` if it is a JSON object with string keys; :class:`WrongType` at ``where``."""
     if not isinstance(value, Mapping):
         raise WrongType(where, f"expected an object ({{...}}), got {type(value).__name__}")
     for key in value:
@@ -98,7 +100,8 @@ def _object(value: object, where: str) -> Mapping[str, object]:
     return value
 
 
-def _keys(doc: Mapping[str, object], allowed: frozenset[str], where: str) -> None:
+def known_keys(doc: Mapping[str, object], allowed: frozenset[str], where: str) -> None:
+    """:class:`UnknownField` for the first key of ``doc`` not in ``allowed``."""
     for key in doc:
         if key not in allowed:
             raise UnknownField(
@@ -107,7 +110,8 @@ def _keys(doc: Mapping[str, object], allowed: frozenset[str], where: str) -> Non
             )
 
 
-def _integer(value: object, where: str, *, minimum: int | None = 0) -> int:
+def whole_number(value: object, where: str, *, minimum: int | None = 0) -> int:
+    """``value`` if it is an integer (not a boolean) of at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise WrongType(where, f"expected an integer, got {value!r}")
     if minimum is not None and value < minimum:
@@ -115,7 +119,8 @@ def _integer(value: object, where: str, *, minimum: int | None = 0) -> int:
     return value
 
 
-def _flag(doc: Mapping[str, object], key: str, where: str) -> bool:
+def flag_field(doc: Mapping[str, object], key: str, where: str) -> bool:
+    """``doc[key]`` (default 0) if it is 0 or 1, as a boolean."""
     value = doc.get(key, 0)
     path = f"{where}.{key}" if where else key
     if isinstance(value, bool) or not isinstance(value, int):
@@ -125,7 +130,8 @@ def _flag(doc: Mapping[str, object], key: str, where: str) -> bool:
     return value == 1
 
 
-def _list(value: object, where: str) -> list[object]:
+def json_list(value: object, where: str) -> list[object]:
+    """``value`` if it is a JSON list."""
     if not isinstance(value, list):
         raise WrongType(where, f"expected a list ([...]), got {type(value).__name__}")
     return value
@@ -147,7 +153,7 @@ def unit_named(name: object, where: str) -> UnitType:
 def _unit_map(value: object, where: str) -> dict[UnitType, tuple[str, object]]:
     """A {UNIT: value} object, keys resolved; two spellings of one unit raise."""
     found: dict[UnitType, tuple[str, object]] = {}
-    for key, item in _object(value, where).items():
+    for key, item in json_object(value, where).items():
         unit = unit_named(key, f"{where}.{key}")
         if unit in found:
             raise InvalidValue(
@@ -161,22 +167,24 @@ def read_forces(value: object, where: str) -> Units:
     """``{UNIT: count}`` as :class:`Units`."""
     return Units.of(
         {
-            unit: _integer(count, f"{where}.{key}")
+            unit: whole_number(count, f"{where}.{key}")
             for unit, (key, count) in _unit_map(value, where).items()
         }
     )
 
 
-def _dice(value: object, where: str) -> tuple[int, ...]:
+def dice_list(value: object, where: str) -> tuple[int, ...]:
+    """A list of integers (dice as written: whether each is 1 to 6 is the engine's finding)."""
     return tuple(
-        _integer(d, f"{where}[{i}]", minimum=None) for i, d in enumerate(_list(value, where))
+        whole_number(d, f"{where}[{i}]", minimum=None)
+        for i, d in enumerate(json_list(value, where))
     )
 
 
 def _dice_map(value: object, where: str) -> Mapping[UnitType, tuple[int, ...]]:
     return MappingProxyType(
         {
-            unit: _dice(dice, f"{where}.{key}")
+            unit: dice_list(dice, f"{where}.{key}")
             for unit, (key, dice) in _unit_map(value, where).items()
         }
     )
@@ -184,7 +192,7 @@ def _dice_map(value: object, where: str) -> Mapping[UnitType, tuple[int, ...]]:
 
 def _technologies(value: object, where: str) -> frozenset[Technology]:
     techs = set()
-    for i, name in enumerate(_list(value, where)):
+    for i, name in enumerate(json_list(value, where)):
         if not isinstance(name, str):
             raise WrongType(f"{where}[{i}]", f"expected a technology name, got {name!r}")
         try:
@@ -199,15 +207,15 @@ def _technologies(value: object, where: str) -> frozenset[Technology]:
 
 
 def _orders(doc: Mapping[str, object], field: Battlefield) -> dict[Side, OrderOfLoss]:
-    raw = _object(doc.get("order_of_loss", {}), "order_of_loss")
-    _keys(raw, frozenset({"attacker", "defender"}), "order_of_loss")
+    raw = json_object(doc.get("order_of_loss", {}), "order_of_loss")
+    known_keys(raw, frozenset({"attacker", "defender"}), "order_of_loss")
     orders = {}
     for side in Side:
         if side.value not in raw:
             continue
         where = f"order_of_loss.{side.value}"
         units = tuple(
-            unit_named(n, f"{where}[{i}]") for i, n in enumerate(_list(raw[side.value], where))
+            unit_named(n, f"{where}[{i}]") for i, n in enumerate(json_list(raw[side.value], where))
         )
         if len(set(units)) != len(units):
             raise InvalidValue(where, "lists a unit twice")
@@ -222,7 +230,7 @@ def _cargo(doc: Mapping[str, object]) -> tuple[int, int | None]:
             raise UnknownField(
                 f"loaded.{key}", "only AC (fighters aboard) and TRN (units aboard) can be loaded"
             )
-        values[unit] = _integer(count, f"loaded.{key}")
+        values[unit] = whole_number(count, f"loaded.{key}")
     return values.get(UnitType.TRN, 0), values.get(UnitType.AC)
 
 
@@ -230,10 +238,10 @@ def _low_luck(value: object, where: str) -> tuple[LowLuckShot, ...]:
     """A Low Luck round's volleys: ``[{"side", "fire", "power", "hits"}, ...]``."""
     shots = []
     seen: set[tuple[Side, str]] = set()
-    for i, item in enumerate(_list(value, where)):
+    for i, item in enumerate(json_list(value, where)):
         at = f"{where}[{i}]"
-        shot = _object(item, at)
-        _keys(shot, SHOT_KEYS, at)
+        shot = json_object(item, at)
+        known_keys(shot, SHOT_KEYS, at)
         for key in sorted(SHOT_KEYS - set(shot)):
             raise MissingField(f"{at}.{key}", "every Low Luck volley names side, fire, power, hits")
         side, fire = shot["side"], shot["fire"]
@@ -251,24 +259,24 @@ def _low_luck(value: object, where: str) -> tuple[LowLuckShot, ...]:
             LowLuckShot(
                 whose,
                 str(fire),
-                _integer(shot["power"], f"{at}.power"),
-                _integer(shot["hits"], f"{at}.hits"),
+                whole_number(shot["power"], f"{at}.power"),
+                whole_number(shot["hits"], f"{at}.hits"),
             )
         )
     return tuple(shots)
 
 
 def _round(value: object, where: str) -> RoundInput:
-    doc = _object(value, where)
-    _keys(doc, ROUND_KEYS, where)
+    doc = json_object(value, where)
+    known_keys(doc, ROUND_KEYS, where)
     chosen = CasualtyChoice()
     if "casualties" in doc:
-        raw = _object(doc["casualties"], f"{where}.casualties")
-        _keys(raw, frozenset({"subs", "attacker", "defender"}), f"{where}.casualties")
+        raw = json_object(doc["casualties"], f"{where}.casualties")
+        known_keys(raw, frozenset({"subs", "attacker", "defender"}), f"{where}.casualties")
         parts = {k: read_forces(v, f"{where}.casualties.{k}") for k, v in raw.items()}
         chosen = CasualtyChoice(parts.get("subs"), parts.get("defender"), parts.get("attacker"))
-    withdraw = _object(doc.get("withdraw", {}), f"{where}.withdraw")
-    _keys(withdraw, frozenset({"attacker", "defender"}), f"{where}.withdraw")
+    withdraw = json_object(doc.get("withdraw", {}), f"{where}.withdraw")
+    known_keys(withdraw, frozenset({"attacker", "defender"}), f"{where}.withdraw")
     shots = None
     if "low_luck" in doc:
         shots = _low_luck(doc["low_luck"], f"{where}.low_luck")
@@ -278,15 +286,15 @@ def _round(value: object, where: str) -> RoundInput:
                     f"{where}.{key}", "a Low Luck round records volleys, not dice (low_luck)"
                 )
     return RoundInput(
-        aa=_dice(doc.get("aa", []), f"{where}.aa"),
-        bombard=_dice(doc.get("bombard", []), f"{where}.bombard"),
-        subs=_dice(doc.get("subs", []), f"{where}.subs"),
+        aa=dice_list(doc.get("aa", []), f"{where}.aa"),
+        bombard=dice_list(doc.get("bombard", []), f"{where}.bombard"),
+        subs=dice_list(doc.get("subs", []), f"{where}.subs"),
         attacker=_dice_map(doc.get("attacker", {}), f"{where}.attacker"),
         defender=_dice_map(doc.get("defender", {}), f"{where}.defender"),
         chosen=chosen,
-        withdraw_attacker=_integer(withdraw.get("attacker", 0), f"{where}.withdraw.attacker"),
-        withdraw_defender=_integer(withdraw.get("defender", 0), f"{where}.withdraw.defender"),
-        retreat=_flag(doc, "retreat", where),
+        withdraw_attacker=whole_number(withdraw.get("attacker", 0), f"{where}.withdraw.attacker"),
+        withdraw_defender=whole_number(withdraw.get("defender", 0), f"{where}.withdraw.defender"),
+        retreat=flag_field(doc, "retreat", where),
         low_luck=shots,
     )
 
@@ -302,12 +310,30 @@ def check_version(doc: Mapping[str, object], where: str = "version") -> None:
         )
 
 
+RULESET = "big_world_1942"
+"""The ``ruleset`` a document names to be read by Big World 1942's rules
+(:mod:`adjudicator.bigworld`)."""
+CLASSIC_RULESET = "classic"
+"""The default ruleset: the league's Classic (A&A 2nd edition)."""
+
+
+def ruleset_of(doc: Mapping[str, object]) -> str:
+    """The ruleset a battle document names (``classic`` when it names none); InvalidValue
+    for any other."""
+    value = doc.get("ruleset", CLASSIC_RULESET)
+    if value not in (CLASSIC_RULESET, RULESET):
+        raise InvalidValue("ruleset", f'expected "{CLASSIC_RULESET}" or "{RULESET}", got {value!r}')
+    return str(value)
+
+
 def read_battle(value: object, *, versioned: bool = True) -> BattleDocument:
     """Read one battle document; raise a :class:`BattleInputError` naming the bad field."""
-    doc = _object(value, "(document)")
-    _keys(doc, BATTLE_KEYS, "")
+    doc = json_object(value, "(document)")
+    known_keys(doc, BATTLE_KEYS, "")
     if versioned or "version" in doc:
         check_version(doc)
+    if ruleset_of(doc) != CLASSIC_RULESET:
+        raise InvalidValue("ruleset", "a turn's battles are read by Classic's rules only")
     for key in ("kind", "attacker", "defender"):
         if key not in doc:
             raise MissingField(key, "required")
@@ -316,26 +342,26 @@ def read_battle(value: object, *, versioned: bool = True) -> BattleDocument:
         raise InvalidValue("kind", f'expected "land" or "sea", got {kind!r}')
     field = Battlefield(kind.strip().lower())
     orders = _orders(doc, field)
-    techs = _object(doc.get("technologies", {}), "technologies")
-    _keys(techs, frozenset({"attacker", "defender"}), "technologies")
+    techs = json_object(doc.get("technologies", {}), "technologies")
+    known_keys(techs, frozenset({"attacker", "defender"}), "technologies")
     cargo, fighters = _cargo(doc)
     name = doc.get("name", "")
     if not isinstance(name, str):
         raise WrongType("name", f"expected a string, got {name!r}")
     rounds = tuple(
-        _round(r, f"rounds[{i}]") for i, r in enumerate(_list(doc.get("rounds", []), "rounds"))
+        _round(r, f"rounds[{i}]") for i, r in enumerate(json_list(doc.get("rounds", []), "rounds"))
     )
     setup = BattleSetup(
         battlefield=field,
         attacker=read_forces(doc["attacker"], "attacker"),
         defender=read_forces(doc["defender"], "defender"),
-        amphibious=_flag(doc, "amphibious", ""),
+        amphibious=flag_field(doc, "amphibious", ""),
         attacker_order=orders.get(Side.ATTACKER),
         defender_order=orders.get(Side.DEFENDER),
         transport_cargo=cargo,
         carrier_fighters=fighters,
         attacker_technologies=_technologies(techs.get("attacker", []), "technologies.attacker"),
         defender_technologies=_technologies(techs.get("defender", []), "technologies.defender"),
-        no_retreat=_flag(doc, "no_retreat", ""),
+        no_retreat=flag_field(doc, "no_retreat", ""),
     )
-    return BattleDocument(setup, rounds, name, _flag(doc, "retreat_declared", ""))
+    return BattleDocument(setup, rounds, name, flag_field(doc, "retreat_declared", ""))

@@ -195,3 +195,15 @@ def load_triplea_units(path: StrPath) -> TripleaUnits:
         rules=MappingProxyType(rules),
         frontiers=MappingProxyType(frontiers),
     )
+
+
+def load_triplea_properties(path: StrPath) -> Mapping[str, str]:
+    """The game options of the TripleA game file at ``path`` (``<property name value>`` under
+    ``<propertyList>``, such as "Two hit battleship" or "LHTR Heavy Bombers"), as written."""
+    root = _parse(path)
+    found = {}
+    for plist in root.iter("propertyList"):
+        for prop in plist.iter("property"):
+            if prop.get("value") is not None:
+                found[prop.get("name", "")] = prop.get("value", "")
+    return MappingProxyType(found)

@@ -54,10 +54,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from adjudicator.battle.errors import InvalidValue, UnknownField, WrongType
-from adjudicator.battle.reading import read_battle
+from adjudicator.battle.errors import InvalidValue, WrongType
+from adjudicator.battle.reading import RULESET, read_battle, ruleset_of
 from adjudicator.battle.setup import BattleSetup
-from adjudicator.odds.chain import Ending, RetreatPolicy, absorbed, by_rounds, walk_in
+from adjudicator.odds.chain import (
+    Ending,
+    RetreatPolicy,
+    absorbed,
+    by_rounds,
+    read_retreat_policy,
+    walk_in,
+)
 from adjudicator.odds.grid_rounds import by_rounds_on_grid
 from adjudicator.odds.lines import GridBattle, grid_battle
 from adjudicator.odds.report import Odds, odds_to_json, render_odds, summarise
@@ -93,27 +100,6 @@ benchmark's 230-unit land battle loses 9e-11 of its probability to it (the state
 pass loses 8e-10 to its own), and the printed odds do not change."""
 
 
-def _policy(value: object) -> RetreatPolicy:
-    if value is None:
-        return RetreatPolicy()
-    if not isinstance(value, Mapping):
-        raise WrongType("retreat", f"expected an object, got {type(value).__name__}")
-    keys = set(value)
-    extra = sorted(keys - {"attackers_at_most", "after_round"})
-    if extra:
-        raise UnknownField(f"retreat.{extra[0]}", 'expected "attackers_at_most" or "after_round"')
-    if len(keys) != 1:
-        raise InvalidValue("retreat", 'give exactly one of "attackers_at_most" and "after_round"')
-    key = next(iter(keys))
-    n = value[key]
-    least = 1 if key == "after_round" else 0
-    if not isinstance(n, int) or isinstance(n, bool) or n < least:
-        raise InvalidValue(f"retreat.{key}", f"expected a whole number >= {least}, got {n!r}")
-    if key == "after_round":
-        return RetreatPolicy(after_round=n)
-    return RetreatPolicy(attackers_at_most=n)
-
-
 def _flag(value: object) -> bool:
     if value is None:
         return False
@@ -137,7 +123,7 @@ def read_odds_request(document: object) -> OddsRequest:
     if not isinstance(document, Mapping):
         raise WrongType("(document)", f"expected an object, got {type(document).__name__}")
     body = dict(document)
-    policy = _policy(body.pop("retreat", None))
+    policy = read_retreat_policy(body.pop("retreat", None))
     lucky = _flag(body.pop("low_luck", None))
     if body.get("rounds"):
         raise InvalidValue(
@@ -185,5 +171,13 @@ def exact_odds(document: Mapping[str, object]) -> Odds[Fraction]:
 
 
 def odds_json(document: Mapping[str, object]) -> dict[str, object]:
-    """The version-1 output object for ``document``."""
+    """The version-1 output object for ``document``: by Classic's rules, or by Big World
+    1942's when it says ``"ruleset": "big_world_1942"``
+    (:func:`adjudicator.bigworld.odds.big_world_odds_json`)."""
+    if not isinstance(document, Mapping):
+        raise WrongType("(document)", f"expected an object, got {type(document).__name__}")
+    if ruleset_of(document) == RULESET:
+        from adjudicator.bigworld.odds import big_world_odds_json
+
+        return big_world_odds_json(document)
     return odds_to_json(odds(document), land=read_odds_request(document).setup.is_land)

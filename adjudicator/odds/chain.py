@@ -1,6 +1,6 @@
 """The battle as an absorbing Markov chain over casualty states: where its probability ends.
 
-Two ways through the same :class:`~adjudicator.odds.rounds.RoundChain`:
+Two ways through the same :class:`Chain` (a ruleset's rounds):
 
 - :func:`by_rounds` carries the probability round by round (what the round distribution
   needs, and the only way a retreat after a fixed round can be followed); with floats it
@@ -11,30 +11,20 @@ Two ways through the same :class:`~adjudicator.odds.rounds.RoundChain`:
   battle might last.
 
 A battle ends when a side is destroyed, when the attacker's retreat policy says so, or in a
-stalemate: a state no round can change (:func:`no_round_can_change`), where the engine would
-roll for ever.
+stalemate: a state no round can change (:meth:`Chain.stuck`), where the engine would roll
+for ever.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Generic
+from typing import Generic, Protocol
 
-from adjudicator.battle.engine import start
-from adjudicator.battle.result import Outcome
-from adjudicator.battle.setup import BattleSetup
-from adjudicator.odds.rounds import Mixture, Prob, RoundChain
-from adjudicator.units import Side, Units, UnitType
-
-U = UnitType
-
-State = int
-"""A casualty state: the attacker's units' id shifted left by :data:`SHIFT`, or'ed with the
-defender's (a plain int keys the hot loop's dicts fastest)."""
-SHIFT = 24
-LOW = (1 << SHIFT) - 1
+from adjudicator.battle.errors import InvalidValue, UnknownField, WrongType
+from adjudicator.odds.rounds import LOW, SHIFT, Force, Mixture, Prob, State
 
 
 def _ids(state: State) -> tuple[int, int]:
@@ -66,6 +56,78 @@ class RetreatPolicy:
     after_round: int | None = None
 
 
+class Chain(Protocol[Prob]):
+    """The rounds of one battle between casualty states, as the passes below follow them:
+    :class:`~adjudicator.odds.rounds.RoundChain` for Classic,
+    :class:`~adjudicator.bigworld.odds.BigWorldChain` for Big World 1942."""
+
+    one: Prob
+    zero: Prob
+    sizes: list[int]
+    """For each id, a number every round that changes anything lowers (units, or hit
+    points left): the exact pass visits states from the largest down."""
+
+    @property
+    def retreat_possible(self) -> bool:
+        """Whether the attacker may retreat at all."""
+        ...
+
+    def units(self, ident: int) -> Force:
+        """The units an id stands for."""
+        ...
+
+    def start(self) -> State:
+        """The state before any die."""
+        ...
+
+    def taken_at_once(self) -> bool:
+        """Whether the battle is over before any round (nothing defends)."""
+        ...
+
+    def stuck(self, a_id: int, d_id: int) -> bool:
+        """Whether no round from here can change anything: a stalemate."""
+        ...
+
+    def ipc(self, ident: int) -> int:
+        """What the units of an id cost to build (the units that fight)."""
+        ...
+
+    def captures(self, ident: int) -> bool:
+        """Whether these attackers, having won, take the territory."""
+        ...
+
+    def first(self) -> Mixture[Prob]:
+        """Round 1 from the start."""
+        ...
+
+    def later(self, a0: int, d0: int) -> Mixture[Prob]:
+        """A round after the first."""
+        ...
+
+
+def read_retreat_policy(value: object) -> RetreatPolicy:
+    """The policy a document's ``retreat`` gives (none when absent); a BattleInputError
+    naming the field when it is malformed."""
+    if value is None:
+        return RetreatPolicy()
+    if not isinstance(value, Mapping):
+        raise WrongType("retreat", f"expected an object, got {type(value).__name__}")
+    keys = set(value)
+    extra = sorted(keys - {"attackers_at_most", "after_round"})
+    if extra:
+        raise UnknownField(f"retreat.{extra[0]}", 'expected "attackers_at_most" or "after_round"')
+    if len(keys) != 1:
+        raise InvalidValue("retreat", 'give exactly one of "attackers_at_most" and "after_round"')
+    key = next(iter(keys))
+    n = value[key]
+    least = 1 if key == "after_round" else 0
+    if not isinstance(n, int) or isinstance(n, bool) or n < least:
+        raise InvalidValue(f"retreat.{key}", f"expected a whole number >= {least}, got {n!r}")
+    if key == "after_round":
+        return RetreatPolicy(after_round=n)
+    return RetreatPolicy(attackers_at_most=n)
+
+
 @dataclass
 class Tally(Generic[Prob]):
     """Where the probability went: by ending and final state, and by the round it ended."""
@@ -95,27 +157,7 @@ def _outer(parts: Mixture[Prob], weight: Prob, out: dict[State, Prob], floor: fl
                 out[key] = get(key, zero) + wa * pd
 
 
-def no_round_can_change(setup: BattleSetup, attackers: Units, defenders: Units) -> bool:
-    """Whether no round from here can change the battle: no unit of either side throws a
-    die whose hit could take a unit (a submarine's hit takes no aircraft: "Combat sequence:
-    subs hit only ships"). The engine would roll for ever: a stalemate. No Classic battle
-    comes to one (every defending unit hits on 1 or more, and attacking aircraft can hit the
-    submarines that cannot hit them); transports that defend at 0 facing transports would."""
-
-    def can_hit(side: Side, shooters: Units, targets: Units) -> bool:
-        for unit, _ in shooters:
-            if setup.hits_on(side, unit) > 0 and (
-                targets.surface if unit is U.SUB else targets.total
-            ):
-                return True
-        return False
-
-    return not (
-        can_hit(Side.ATTACKER, attackers, defenders) or can_hit(Side.DEFENDER, defenders, attackers)
-    )
-
-
-def _ending(chain: RoundChain[Prob], policy: RetreatPolicy, state: State) -> Ending | None:
+def _ending(chain: Chain[Prob], policy: RetreatPolicy, state: State) -> Ending | None:
     a_id, d_id = _ids(state)
     a, d = chain.units(a_id), chain.units(d_id)
     if not a:
@@ -123,24 +165,23 @@ def _ending(chain: RoundChain[Prob], policy: RetreatPolicy, state: State) -> End
     if not d:
         return Ending.ATTACKER_WINS
     limit = policy.attackers_at_most
-    if limit is not None and chain.setup.retreat_possible and a.total <= limit:
+    if limit is not None and chain.retreat_possible and a.total <= limit:
         return Ending.RETREATED
-    if no_round_can_change(chain.setup, a, d):
+    if chain.stuck(a_id, d_id):
         return Ending.STALEMATE
     return None
 
 
-def walk_in(chain: RoundChain[Prob]) -> Tally[Prob] | None:
+def walk_in(chain: Chain[Prob]) -> Tally[Prob] | None:
     """A defence with nothing that fights and no AA gun to fire is taken without a roll
-    (the engine's :func:`~adjudicator.battle.engine.start`)."""
-    if start(chain.setup).outcome is Outcome.CONTINUES:
+    (:meth:`Chain.taken_at_once`)."""
+    if not chain.taken_at_once():
         return None
-    state = chain.intern(chain.setup.attacking) << SHIFT | chain.intern(chain.setup.defending)
-    return Tally({(Ending.ATTACKER_WINS, state): chain.one}, {0: chain.one}, chain.zero)
+    return Tally({(Ending.ATTACKER_WINS, chain.start()): chain.one}, {0: chain.one}, chain.zero)
 
 
 def by_rounds(
-    chain: RoundChain[Prob],
+    chain: Chain[Prob],
     policy: RetreatPolicy,
     *,
     tolerance: float = 0.0,
@@ -156,7 +197,7 @@ def by_rounds(
     _outer(chain.first(), chain.one, live, floor)
     ends: dict[tuple[Ending, State], Prob] = defaultdict(lambda: chain.zero)
     rounds: dict[int, Prob] = {}
-    stop = policy.after_round if chain.setup.retreat_possible else None
+    stop = policy.after_round if chain.retreat_possible else None
     number = 1
     while True:
         going: dict[State, Prob] = {}
@@ -181,9 +222,9 @@ def by_rounds(
         number += 1
 
 
-def absorbed(chain: RoundChain[Prob], policy: RetreatPolicy, *, floor: float = 0.0) -> Tally[Prob]:
+def absorbed(chain: Chain[Prob], policy: RetreatPolicy, *, floor: float = 0.0) -> Tally[Prob]:
     """Where the battle ends, each state visited once (no round distribution)."""
-    if policy.after_round is not None and chain.setup.retreat_possible:
+    if policy.after_round is not None and chain.retreat_possible:
         return by_rounds(chain, policy)
     taken = walk_in(chain)
     if taken is not None:

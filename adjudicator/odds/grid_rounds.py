@@ -13,10 +13,10 @@ from collections import defaultdict
 
 import numpy as np
 
-from adjudicator.odds.chain import SHIFT, Ending, RetreatPolicy, State, Tally
+from adjudicator.odds.chain import Ending, RetreatPolicy, Tally
 from adjudicator.odds.grid import Grid, Live, Mask, RoundEnd
 from adjudicator.odds.lines import GridBattle
-from adjudicator.odds.rounds import RoundChain
+from adjudicator.odds.rounds import SHIFT, RoundChain, State
 from adjudicator.odds.tables import Chances
 from adjudicator.units import Units
 

@@ -8,17 +8,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic
 
-from adjudicator.battle.result import Outcome, captures
-from adjudicator.odds.chain import LOW, SHIFT, Ending, Tally
-from adjudicator.odds.rounds import Prob, RoundChain
-from adjudicator.units import Units, UnitType
-
-U = UnitType
-
-
-def ipc_value(units: Units) -> int:
-    """What the units cost to build (the chart's cost)."""
-    return sum(unit.stats.cost * n for unit, n in units)
+from adjudicator.odds.chain import Chain, Ending, Tally
+from adjudicator.odds.rounds import LOW, SHIFT, Force, Prob
 
 
 @dataclass(frozen=True)
@@ -40,9 +31,9 @@ class Odds(Generic[Prob]):
     retreated: Prob
     stalemate: Prob
     captures: Prob
-    attacker_survivors: tuple[tuple[Units, Prob], ...]
-    defender_survivors: tuple[tuple[Units, Prob], ...]
-    retreating: tuple[tuple[Units, Prob], ...]
+    attacker_survivors: tuple[tuple[Force, Prob], ...]
+    defender_survivors: tuple[tuple[Force, Prob], ...]
+    retreating: tuple[tuple[Force, Prob], ...]
     attacker_ipc_lost: Prob
     defender_ipc_lost: Prob
     rounds: tuple[tuple[int, Prob], ...]
@@ -50,17 +41,17 @@ class Odds(Generic[Prob]):
     """Probability left in play when the round-by-round pass stopped (below 1e-13)."""
 
 
-def _ranked(found: Mapping[Units, Prob]) -> tuple[tuple[Units, Prob], ...]:
+def _ranked(found: Mapping[Force, Prob]) -> tuple[tuple[Force, Prob], ...]:
     return tuple(sorted(found.items(), key=lambda pair: (-pair[1], pair[0].label())))
 
 
-def summarise(chain: RoundChain[Prob], tally: Tally[Prob]) -> Odds[Prob]:
+def summarise(chain: Chain[Prob], tally: Tally[Prob]) -> Odds[Prob]:
     """The odds from where the probability ended."""
     zero = chain.zero
     total: dict[Ending, Prob] = defaultdict(lambda: zero)
-    kept: dict[Ending, dict[Units, Prob]] = defaultdict(lambda: defaultdict(lambda: zero))
-    setup = chain.setup
-    start_a, start_d = ipc_value(setup.attacking), ipc_value(setup.defending)
+    kept: dict[Ending, dict[Force, Prob]] = defaultdict(lambda: defaultdict(lambda: zero))
+    begin = chain.start()
+    start_a, start_d = chain.ipc(begin >> SHIFT), chain.ipc(begin & LOW)
     lost_a = lost_d = captured = zero
     spent_a: dict[int, int] = {}
     spent_d: dict[int, int] = {}
@@ -69,16 +60,16 @@ def summarise(chain: RoundChain[Prob], tally: Tally[Prob]) -> Odds[Prob]:
         a_id, d_id = state >> SHIFT, state & LOW
         a, d = chain.units(a_id), chain.units(d_id)
         if a_id not in spent_a:
-            spent_a[a_id] = start_a - ipc_value(a)
+            spent_a[a_id] = start_a - chain.ipc(a_id)
         if d_id not in spent_d:
-            spent_d[d_id] = start_d - ipc_value(d)
+            spent_d[d_id] = start_d - chain.ipc(d_id)
         total[ending] += p
         lost_a += p * spent_a[a_id]
         lost_d += p * spent_d[d_id]
         if ending is Ending.ATTACKER_WINS:
             kept[ending][a] += p
             if a_id not in holds:
-                holds[a_id] = captures(setup, Outcome.ATTACKER_WINS, a)
+                holds[a_id] = chain.captures(a_id)
             if holds[a_id]:
                 captured += p
         elif ending is Ending.DEFENDER_WINS:
@@ -106,7 +97,7 @@ def _f(p: float | Fraction) -> float:
     return float(p)
 
 
-def _survivors(found: tuple[tuple[Units, Prob], ...]) -> list[dict[str, object]]:
+def _survivors(found: tuple[tuple[Force, Prob], ...]) -> list[dict[str, object]]:
     return [{"units": units.to_json(), "p": _f(p)} for units, p in found]
 
 
@@ -166,7 +157,7 @@ def render_odds(out: Mapping[str, object], likeliest: int = 5) -> str:
             continue
         lines.append(f"likeliest {side} survivors:")
         for item in found[:likeliest]:
-            label = Units.of({U(k): n for k, n in item["units"].items()}).label()
+            label = ", ".join(f"{n} {unit}" for unit, n in item["units"].items()) or "none"
             lines.append(f"  {_pct(item['p'])}  {label}")
     rounds = out["rounds"]
     assert isinstance(rounds, list)

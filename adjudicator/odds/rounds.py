@@ -23,14 +23,16 @@ counts them. Probabilities are of a numeric type chosen by the caller (``float``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from math import comb
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from adjudicator.battle.casualties import aa_casualties, casualties_by_order
+from adjudicator.battle.engine import start
 from adjudicator.battle.firing import AA_HITS_ON, SUPPORT_SHOT_HITS_ON
 from adjudicator.battle.lowluck import power, split
+from adjudicator.battle.result import Outcome, captures
 from adjudicator.battle.setup import BattleSetup
 from adjudicator.rolls.battle import SIDES
 from adjudicator.units import NO_UNITS, Side, Units, UnitType
@@ -71,6 +73,58 @@ def convolve(a: Hits[Prob], b: Hits[Prob]) -> Hits[Prob]:
             key = (r1 + r2, u1 + u2)
             out[key] = out.get(key, 0 * p1) + p1 * p2
     return out
+
+
+State = int
+"""A casualty state: the attacker's units' id shifted left by :data:`SHIFT`, or'ed with the
+defender's (a plain int keys the hot loop's dicts fastest)."""
+SHIFT = 24
+LOW = (1 << SHIFT) - 1
+
+
+class Force(Hashable, Protocol):
+    """What a state holds of one side: Classic's :class:`~adjudicator.units.Units` or Big
+    World's :class:`~adjudicator.bigworld.units.Army`."""
+
+    @property
+    def total(self) -> int:
+        """How many units."""
+        ...
+
+    def __bool__(self) -> bool: ...
+
+    def label(self) -> str:
+        """The units as players write them."""
+        ...
+
+    def to_json(self) -> dict[str, int]:
+        """The units as a JSON object."""
+        ...
+
+
+def no_round_can_change(setup: BattleSetup, attackers: Units, defenders: Units) -> bool:
+    """Whether no round from here can change the battle: no unit of either side throws a
+    die whose hit could take a unit (a submarine's hit takes no aircraft: "Combat sequence:
+    subs hit only ships"). The engine would roll for ever: a stalemate. No Classic battle
+    comes to one (every defending unit hits on 1 or more, and attacking aircraft can hit the
+    submarines that cannot hit them); transports that defend at 0 facing transports would."""
+
+    def can_hit(side: Side, shooters: Units, targets: Units) -> bool:
+        for unit, _ in shooters:
+            if setup.hits_on(side, unit) > 0 and (
+                targets.surface if unit is U.SUB else targets.total
+            ):
+                return True
+        return False
+
+    return not (
+        can_hit(Side.ATTACKER, attackers, defenders) or can_hit(Side.DEFENDER, defenders, attackers)
+    )
+
+
+def ipc_value(units: Units) -> int:
+    """What the units cost to build (the chart's cost)."""
+    return sum(unit.stats.cost * n for unit, n in units)
 
 
 Mixture = list[tuple[list[tuple[int, Prob]], list[tuple[int, Prob]]]]
@@ -137,6 +191,32 @@ class RoundChain(Generic[Prob]):
     def units(self, ident: int) -> Units:
         """The units an id stands for."""
         return self._units[ident]
+
+    @property
+    def retreat_possible(self) -> bool:
+        """Whether the attacker may retreat (not in an amphibious assault or when told not)."""
+        return self.setup.retreat_possible
+
+    def start(self) -> int:
+        """The state before any die."""
+        return self.intern(self.setup.attacking) << SHIFT | self.intern(self.setup.defending)
+
+    def taken_at_once(self) -> bool:
+        """A defence with nothing that fights and no AA gun to fire is taken without a roll
+        (the engine's :func:`~adjudicator.battle.engine.start`)."""
+        return start(self.setup).outcome is not Outcome.CONTINUES
+
+    def stuck(self, a_id: int, d_id: int) -> bool:
+        """:func:`no_round_can_change` for the units of these ids."""
+        return no_round_can_change(self.setup, self._units[a_id], self._units[d_id])
+
+    def ipc(self, ident: int) -> int:
+        """What the units of an id cost to build."""
+        return ipc_value(self._units[ident])
+
+    def captures(self, ident: int) -> bool:
+        """Whether these attackers, having won, take the territory (a land unit left)."""
+        return captures(self.setup, Outcome.ATTACKER_WINS, self._units[ident])
 
     def volley(self, dice: int, value: int) -> dict[int, Prob]:
         """Hits of ``dice`` dice at ``value``: one die each, or by Low Luck."""

@@ -54,8 +54,8 @@ from adjudicator.battle.result import Outcome, captures
 from adjudicator.battle.setup import RoundInput
 from adjudicator.diagnostics import Severity
 from adjudicator.odds import read_odds_request
-from adjudicator.odds.chain import Ending, no_round_can_change
-from adjudicator.odds.report import ipc_value
+from adjudicator.odds.chain import Ending
+from adjudicator.odds.rounds import ipc_value, no_round_can_change
 from adjudicator.odds.sample import Sample
 from adjudicator.rolls.battle import SIDES
 from adjudicator.units import NO_UNITS, Side, Units, UnitType
