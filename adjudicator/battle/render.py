@@ -61,6 +61,10 @@ def _round_lines(r: Mapping[str, object]) -> list[str]:
         f"  attacker lost {_units(r['attacker_casualties'])}; "
         f"defender lost {_units(r['defender_casualties'])}"
     )
+    damaged = cast(Mapping[str, int], r.get("damaged") or {})
+    hurt = [f"{side} {n}" for side, n in damaged.items() if n]
+    if hurt:
+        lines.append(f"  battleships damaged (one hit, still afloat): {', '.join(hurt)}")
     withdrawn = cast(Mapping[str, object], r.get("withdrawn") or {})
     for side in ("attacker", "defender"):
         if withdrawn.get(side):

@@ -10,7 +10,8 @@ submersible subs, LHTR heavy bombers, AA always on):
    attack, and "the bombardment casualty does not get to return fire";
 1. "attacking subs (stealth units) fire, and the defender allocates the casualties. If the
    defender has no anti-stealth units (destroyers) present, the non-submarine casualties are
-   removed immediately and do not participate further in this combat";
+   removed immediately and do not participate further in this combat" (a submarine hit
+   still fires back, :func:`still_firing`);
 2. "defending subs fire using the equivalent procedure";
 3. the rest of the attacker's units fire: each infantry paired with an artillery "on a
    1-to-1 basis" attacks 1 higher; an attacking heavy bomber throws two dice and only the
@@ -300,6 +301,16 @@ def open_battle(battle: BigWorldBattle, fire: FireDice) -> tuple[Army, Army, int
     return attackers, defenders, aa_hits, bombard_hits
 
 
+def still_firing(battle: BigWorldBattle, before: Army, left: Army) -> Army:
+    """Who fires on after the enemy submarines' opening shot took ``before`` to ``left``:
+    everyone, if ``before`` has a destroyer; else "the non-submarine casualties are removed
+    immediately and do not participate further in this combat", so a submarine hit still
+    fires (TripleA's WW2V2 rules: subs return fire against subs)."""
+    if has_destroyer(battle, before):
+        return before
+    return left.with_count(W.SUB, before.count(W.SUB))
+
+
 def play_big_world_round(
     battle: BigWorldBattle, attackers: Army, defenders: Army, fire: FireDice
 ) -> BigWorldRound:
@@ -310,14 +321,12 @@ def play_big_world_round(
     h1 = fire(subs) if subs else 0
     if h1:
         d_left = take_hits(battle, Side.DEFENDER, defenders, h1, spare_aircraft=True)
-        if not has_destroyer(battle, defenders):
-            d_fire = d_left
+        d_fire = still_firing(battle, defenders, d_left)
     subs = sub_volley(battle, Side.DEFENDER, d_fire)
     h2 = fire(subs) if subs else 0
     if h2:
         a_left = take_hits(battle, Side.ATTACKER, attackers, h2, spare_aircraft=True)
-        if not has_destroyer(battle, attackers):
-            a_fire = a_left
+        a_fire = still_firing(battle, attackers, a_left)
     shots = main_volley(battle, Side.ATTACKER, a_fire)
     h3 = fire(shots) if shots else 0
     shots = main_volley(battle, Side.DEFENDER, d_fire)

@@ -33,11 +33,11 @@ from adjudicator.bigworld.combat import (
     aa_volley,
     aircraft_downed,
     bombard_volley,
-    has_destroyer,
     holds_territory,
     ipc_of,
     main_volley,
     stalemate,
+    still_firing,
     sub_volley,
     take_hits,
 )
@@ -95,8 +95,8 @@ class BigWorldChain(Generic[Prob]):
         return known
 
     def units(self, ident: int) -> Army:
-        """The army an id stands for."""
-        return self._armies[ident]
+        """The army an id stands for, battleships repaired (what survives a battle)."""
+        return self._armies[ident].repaired()
 
     @property
     def retreat_possible(self) -> bool:
@@ -167,6 +167,9 @@ class BigWorldChain(Generic[Prob]):
             out[left] = out.get(left, self.zero) + weight * p
         return out
 
+    def _firing(self, before: Army, left: int) -> Army:
+        return still_firing(self.battle, before, self._armies[left])
+
     def _round(self, a0: int, d0: int) -> list[tuple[Dist[Prob], Dist[Prob]]]:
         """Segments 1 to 5 from ``(a0, d0)`` as independent pairs of distributions."""
         battle = self.battle
@@ -174,22 +177,20 @@ class BigWorldChain(Generic[Prob]):
         if not attackers or not defenders:
             return [({a0: self.one}, {d0: self.one})]
         parts = []
-        d_screened = has_destroyer(battle, defenders)
-        a_screened = has_destroyer(battle, attackers)
         first = self.hits(sub_volley(battle, Side.ATTACKER, attackers))
         for h1, p1 in first.items():
             if p1 <= self.prune:
                 continue
             d_left = self._after(Side.DEFENDER, d0, h1, True)
-            d_fire = d0 if d_screened else d_left
-            second = self.hits(sub_volley(battle, Side.DEFENDER, self._armies[d_fire]))
+            d_fire = self._firing(defenders, d_left)
+            second = self.hits(sub_volley(battle, Side.DEFENDER, d_fire))
             for h2, p2 in second.items():
                 if p2 <= self.prune:
                     continue
                 a_left = self._after(Side.ATTACKER, a0, h2, True)
-                a_fire = a0 if a_screened else a_left
-                on_d = self.hits(main_volley(battle, Side.ATTACKER, self._armies[a_fire]))
-                on_a = self.hits(main_volley(battle, Side.DEFENDER, self._armies[d_fire]))
+                a_fire = self._firing(attackers, a_left)
+                on_d = self.hits(main_volley(battle, Side.ATTACKER, a_fire))
+                on_a = self.hits(main_volley(battle, Side.DEFENDER, d_fire))
                 parts.append(
                     (
                         self._left(Side.ATTACKER, a_left, on_a, self.one),

@@ -11,8 +11,8 @@ Output, version 1 (the Classic result's keys where they mean the same)::
 
     {"version": 1, "ruleset": "big_world_1942", "kind", "amphibious", "name"?,
      "start": {"attacker": {..}, "defender": {..}, "bombarding": {..}, "aa_guns": n},
-     "rounds": [{"round", "aa_hits", "bombard_hits", "first_strike_hits":
-                 {"attacker", "defender"}, "attacker_hits", "defender_hits",
+     "rounds": [{"round", "aa_hits", "bombard_hits", "first_strike_hits",
+                 "sub_hits": {"attacker", "defender"}, "attacker_hits", "defender_hits",
                  "attacker_casualties": {UNIT: n}, "defender_casualties": {UNIT: n},
                  "damaged": {"attacker": n, "defender": n}}],
      "survivors": {"attacker": {..}, "defender": {..}},
@@ -21,7 +21,8 @@ Output, version 1 (the Classic result's keys where they mean the same)::
      "retreat_allowed": 0 | 1, "captured": 0 | 1, "final": 1, "diagnostics": []}
 
 ``attacker_hits`` counts all the attacker's hits of the round (subs' included; before
-round 1 the AA and bombardment hits are apart), casualties count units lost (a battleship's
+round 1 the AA and bombardment hits are apart), ``sub_hits`` each side's submarines' hits
+and ``first_strike_hits`` both together, casualties count units lost (a battleship's
 first hit is damage, shown under ``damaged``: battleships hit once and still afloat after
 the round). Survivors of a battle that has ended are repaired.
 """
@@ -67,13 +68,14 @@ class _Dice:
     def __call__(self, salvo: Salvo) -> int:
         key = self._key(salvo)
         thrown = self.lists[key]
+        before = dict(self.used)
         hits = 0
         for shot in salvo.shots:
             unit = W.AA if key == "aa" else shot.unit
             start = self.used.get((key, unit), 0)
             dice = thrown.get(unit, [])[start : start + shot.dice]
             if len(dice) < shot.dice:
-                self._short(key, unit, salvo)
+                self._short(key, unit, salvo, before.get((key, unit), 0))
             self.used[(key, unit)] = start + shot.dice
             for i in range(0, shot.dice, shot.dice_each):
                 group = dice[i : i + shot.dice_each]
@@ -83,10 +85,10 @@ class _Dice:
                     hits += sum(die <= shot.hit_on for die in group)
         return hits
 
-    def _short(self, key: str, unit: BigWorldUnit, salvo: Salvo) -> None:
-        need = self.used.get((key, unit), 0) + sum(
-            s.dice for s in salvo.shots if key == "aa" or s.unit is unit
-        )
+    def _short(self, key: str, unit: BigWorldUnit, salvo: Salvo, earlier: int) -> None:
+        """Refuse a list shorter than the dice its units throw (``earlier``: the list's dice
+        read before this volley)."""
+        need = earlier + sum(s.dice for s in salvo.shots if key == "aa" or s.unit is unit)
         raise InvalidValue(
             f"{self.where}.{key}" + ("" if key == "aa" else f".{unit.value}"),
             f"too few dice: the units that fire throw {need} {'die' if need == 1 else 'dice'}",
@@ -171,7 +173,8 @@ def resolve_big_world(doc: Mapping[str, object]) -> dict[str, object]:
                 "round": i + 1,
                 "aa_hits": aa_hits,
                 "bombard_hits": bombard_hits,
-                "first_strike_hits": {"attacker": sub_hits[0], "defender": sub_hits[1]},
+                "first_strike_hits": sub_hits[0] + sub_hits[1],
+                "sub_hits": {"attacker": sub_hits[0], "defender": sub_hits[1]},
                 "attacker_hits": sub_hits[0] + hits[0],
                 "defender_hits": sub_hits[1] + hits[1],
                 "attacker_casualties": _lost(a0, attackers),

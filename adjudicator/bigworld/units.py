@@ -243,8 +243,14 @@ class Army:
         """These units less ``n`` of ``unit`` (damaged battleships go first)."""
         slots = list(self.counts)
         slots[_RANK[unit]] -= n
-        damaged = min(self.damaged, slots[_RANK[BigWorldUnit.BB]])
+        damaged = max(0, self.damaged - n) if unit is BigWorldUnit.BB else self.damaged
         return Army(tuple(slots), damaged)
+
+    def with_count(self, unit: BigWorldUnit, n: int) -> Army:
+        """These units with ``n`` of ``unit`` (not battleships, whose damage this would lose)."""
+        slots = list(self.counts)
+        slots[_RANK[unit]] = n
+        return Army(tuple(slots), self.damaged)
 
     def repaired(self) -> Army:
         """The same units with every battleship repaired (after the battle)."""

@@ -217,6 +217,12 @@ subs (first strike), attacker and defender {UNIT: [dice]}, and optionally
 casualties, withdraw, retreat. Several battles: {"version": 1, "battles": [...]}.
 The full format is in adjudicator/battle/__init__.py and the README.
 
+\b
+"ruleset": "big_world_1942" resolves a battle of TripleA's Big World 1942 instead
+(units INF ART ARM FTR BMB TRN SUB DD CA AC BB, AA and IC on defence; its rounds
+hold aa, bombard {UNIT: [dice]}, attacker, defender and retreat; dice that do not
+fit the units that fire are refused): see adjudicator/bigworld/reading.py.
+
 Exits 0 with a final result, 1 on malformed input or when an error diagnostic makes
 the result provisional (dice set aside or missing: roll again before it counts).
 """
@@ -272,6 +278,8 @@ FILE is a battle document as `battle resolve` reads it, without rounds, for exam
 retreat is optional: {"attackers_at_most": N} retreats after a round that leaves N
 attacking units or fewer, {"after_round": K} after round K (never in an amphibious
 assault or with no_retreat). The format is in adjudicator/odds/__init__.py.
+"ruleset": "big_world_1942" gives the odds by TripleA's Big World 1942 rules
+(adjudicator/bigworld/).
 
 Exits 0, or 2 on malformed input.
 """

@@ -385,3 +385,39 @@ class TestCheckOdds:
         assert any("retreat" in b for b in battles if b not in free)
         for doc in battles:
             MonteCarlo(doc)  # every one is a battle the odds read
+
+    def test_big_world_battles(
+        self, check_odds: ModuleType, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """``--ruleset big_world_1942``: the exact odds by Big World's rules against its own
+        Monte Carlo (the engine's rounds with dice thrown), agreeing within the limit."""
+        code, found = run(check_odds, capsys, "--processes", "1", "--ruleset", "big_world_1942")
+        assert code == 0 and found["passed"] and found["ruleset"] == "big_world_1942"
+        for battle in found["battles"]:
+            assert battle["battle"]["ruleset"] == "big_world_1942"
+            figures = {f["figure"]: f for f in battle["figures"]}
+            assert sum(figures[e.value]["simulated"] for e in Ending) == pytest.approx(1.0)
+            assert battle["largest_z"] <= check_odds.Z_LIMIT
+
+    def test_big_world_battles_cover_its_rules(self, check_odds: ModuleType) -> None:
+        """Twenty Big World battles hold artillery, AA guns facing aircraft, amphibious
+        assaults with bombardment (destroyers too, with Destroyer Bombard), submarines with
+        and without destroyers facing them, two-hit battleships, heavy bombers, declared
+        orders of loss and both retreat policies."""
+        battles = [doc for doc, _ in check_odds.big_world_battles(random.Random(18), 20)]
+        assert any("ART" in b["attacker"] for b in battles)
+        assert any("AA" in b["defender"] and "FTR" in b["attacker"] for b in battles)
+        assert any(b.get("amphibious") and "BB" in b["attacker"] for b in battles)
+        assert any(b.get("amphibious") and "DD" in b["attacker"] for b in battles)
+        subs = [b for b in battles if "SUB" in b["attacker"] or "SUB" in b["defender"]]
+        assert any("DD" in b["defender"] for b in subs if "SUB" in b["attacker"])
+        assert any("DD" not in b["defender"] for b in subs if "SUB" in b["attacker"])
+        assert any("BB" in b["attacker"] and b["kind"] == "sea" for b in battles)
+        techs = [t for b in battles for side in b.get("technologies", {}).values() for t in side]
+        assert "Heavy Bombers" in techs and "Destroyer Bombard" in techs
+        assert any("order_of_loss" in b for b in battles)
+        free = [b for b in battles if not (b.get("amphibious") or b.get("no_retreat"))]
+        assert {key for b in free for key in b.get("retreat", {})} == {
+            "attackers_at_most",
+            "after_round",
+        }
