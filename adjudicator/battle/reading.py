@@ -8,9 +8,10 @@ finding, reported as a diagnostic. The format is described in :mod:`adjudicator.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING, TypeVar
 
 from adjudicator.battle.errors import (
     InvalidValue,
@@ -30,6 +31,9 @@ from adjudicator.battle.setup import (
 )
 from adjudicator.names import NameResolutionError, exactly, technology_names
 from adjudicator.units import Battlefield, OrderOfLoss, Side, Technology, Units, UnitType
+
+if TYPE_CHECKING:
+    from adjudicator.bigworld.units import BigWorldUnit
 
 VERSION = 1
 """The only document version this module reads."""
@@ -150,17 +154,26 @@ def unit_named(name: object, where: str) -> UnitType:
     return unit
 
 
-def _unit_map(value: object, where: str) -> dict[UnitType, tuple[str, object]]:
-    """A {UNIT: value} object, keys resolved; two spellings of one unit raise."""
-    found: dict[UnitType, tuple[str, object]] = {}
+Unit = TypeVar("Unit", UnitType, "BigWorldUnit")
+
+
+def units_keyed(
+    value: object, where: str, named: Callable[[object, str], Unit]
+) -> dict[Unit, tuple[str, object]]:
+    """A {UNIT: value} object, keys resolved by ``named``; two spellings of one unit raise."""
+    found: dict[Unit, tuple[str, object]] = {}
     for key, item in json_object(value, where).items():
-        unit = unit_named(key, f"{where}.{key}")
+        unit = named(key, f"{where}.{key}")
         if unit in found:
             raise InvalidValue(
                 f"{where}.{key}", f"{unit.value} is given twice (also as {found[unit][0]!r})"
             )
         found[unit] = (key, item)
     return found
+
+
+def _unit_map(value: object, where: str) -> dict[UnitType, tuple[str, object]]:
+    return units_keyed(value, where, unit_named)
 
 
 def read_forces(value: object, where: str) -> Units:
@@ -326,6 +339,18 @@ def ruleset_of(doc: Mapping[str, object]) -> str:
     return str(value)
 
 
+def battlefield_of(doc: Mapping[str, object]) -> Battlefield:
+    """Where the battle a document describes is fought (its ``kind``), once the keys every
+    battle needs are there."""
+    for key in ("kind", "attacker", "defender"):
+        if key not in doc:
+            raise MissingField(key, "required")
+    kind = doc["kind"]
+    if not isinstance(kind, str) or kind.strip().lower() not in ("land", "sea"):
+        raise InvalidValue("kind", f'expected "land" or "sea", got {kind!r}')
+    return Battlefield(kind.strip().lower())
+
+
 def read_battle(value: object, *, versioned: bool = True) -> BattleDocument:
     """Read one battle document; raise a :class:`BattleInputError` naming the bad field."""
     doc = json_object(value, "(document)")
@@ -334,13 +359,7 @@ def read_battle(value: object, *, versioned: bool = True) -> BattleDocument:
         check_version(doc)
     if ruleset_of(doc) != CLASSIC_RULESET:
         raise InvalidValue("ruleset", "a turn's battles are read by Classic's rules only")
-    for key in ("kind", "attacker", "defender"):
-        if key not in doc:
-            raise MissingField(key, "required")
-    kind = doc["kind"]
-    if not isinstance(kind, str) or kind.strip().lower() not in ("land", "sea"):
-        raise InvalidValue("kind", f'expected "land" or "sea", got {kind!r}')
-    field = Battlefield(kind.strip().lower())
+    field = battlefield_of(doc)
     orders = _orders(doc, field)
     techs = json_object(doc.get("technologies", {}), "technologies")
     known_keys(techs, frozenset({"attacker", "defender"}), "technologies")

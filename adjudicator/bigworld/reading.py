@@ -35,13 +35,13 @@ from types import MappingProxyType
 from adjudicator.battle.errors import (
     ImpossibleForces,
     InvalidValue,
-    MissingField,
     UnknownTechnology,
     UnknownUnit,
     WrongType,
 )
 from adjudicator.battle.reading import (
     RULESET,
+    battlefield_of,
     check_version,
     dice_list,
     flag_field,
@@ -49,6 +49,7 @@ from adjudicator.battle.reading import (
     json_object,
     known_keys,
     ruleset_of,
+    units_keyed,
     whole_number,
 )
 from adjudicator.bigworld.combat import BigWorldBattle, BigWorldTech
@@ -104,13 +105,7 @@ def big_world_unit(name: object, where: str) -> BigWorldUnit:
 
 
 def _unit_keys(value: object, where: str) -> dict[BigWorldUnit, tuple[str, object]]:
-    found: dict[BigWorldUnit, tuple[str, object]] = {}
-    for key, item in json_object(value, where).items():
-        unit = big_world_unit(key, f"{where}.{key}")
-        if unit in found:
-            raise InvalidValue(f"{where}.{key}", f"{unit.value} is listed twice")
-        found[unit] = (key, item)
-    return found
+    return units_keyed(value, where, big_world_unit)
 
 
 def _army(value: object, where: str) -> dict[BigWorldUnit, int]:
@@ -191,13 +186,7 @@ def read_big_world_battle(value: object) -> BigWorldDocument:
     check_version(doc)
     if ruleset_of(doc) != RULESET:
         raise InvalidValue("ruleset", f'expected "{RULESET}"')
-    for key in ("kind", "attacker", "defender"):
-        if key not in doc:
-            raise MissingField(key, "required")
-    kind = doc["kind"]
-    if not isinstance(kind, str) or kind.strip().lower() not in ("land", "sea"):
-        raise InvalidValue("kind", f'expected "land" or "sea", got {kind!r}')
-    field = Battlefield(kind.strip().lower())
+    field = battlefield_of(doc)
     land = field is Battlefield.LAND
     amphibious = flag_field(doc, "amphibious", "")
     if amphibious and not land:
