@@ -13,6 +13,22 @@ sees it, by the units a side brings (every unit listed counts, AA guns and compl
   and transports make the slowest battles about twice as slow as on land: 0.45 s at 20 a
   side (10 SUB and 10 FTR against 6 AC, 6 FTR and 8 BB), 0.9 s at 25, 1.5 s at 30.
 
+A Big World 1942 battle (``"ruleset": "big_world_1942"``, :mod:`adjudicator.bigworld.odds`)
+has limits of its own: its chain follows damaged battleships, artillery pairs and destroyers
+apart, and is slower than Classic's for the same number of units. Timed with the engine
+directly (CPU seconds, best of three, on the 2-core development machine while other work ran
+on it; the Classic battles above took 0.03 s and 0.27 s there):
+
+* :data:`MAX_BIG_WORLD_LAND_UNITS` (30) a side, as Classic: the slowest 30-a-side battles
+  found (20 ARM and 10 BMB against 29 INF and an AA gun) take 0.8 to 1.2 s, mixed ones
+  (8 INF, 8 ART, 7 ARM, 7 FTR against 10 INF, 10 ART, 9 ARM and an AA gun; 15 ARM and
+  15 FTR against 29 INF and an AA gun) 0.6 to 0.75 s; 35 a side took 1.1 s.
+* :data:`MAX_BIG_WORLD_SEA_UNITS` (16) a side, lower than Classic's 20: submarines and
+  battleships on both sides are the slowest, 10 SUB and 10 BB a side taking 1.9 s at 20,
+  1.1 s at 18, 0.9 s at 17 and 0.7 s at 16 (also with Super Subs); at 20 mixes of SUB, BB,
+  FTR and AC took 1.1 to 1.7 s, at 16 no mix of SUB, DD, CA, BB, AC, FTR and BMB of 80
+  tried took over 0.4 s.
+
 Every answer thus stays well under the two seconds a page may take. The limits are of the
 engine's speed on this machine, not of the rules: raise them when the engine gets faster.
 """
@@ -22,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.battle.reading import BATTLE_KEYS
+from adjudicator.battle.reading import BATTLE_KEYS, RULESET
 from adjudicator.boards import classic
 from adjudicator.odds import odds_json
 from dice_server.errors import InvalidRequest, NotFound
@@ -35,6 +51,10 @@ MAX_LAND_UNITS = 30
 """The most units a side may bring to a land battle whose odds are asked."""
 MAX_SEA_UNITS = 20
 """The most units a side may bring to a sea battle whose odds are asked."""
+MAX_BIG_WORLD_LAND_UNITS = 30
+"""The most units a side may bring to a Big World 1942 land battle whose odds are asked."""
+MAX_BIG_WORLD_SEA_UNITS = 16
+"""The most units a side may bring to a Big World 1942 sea battle whose odds are asked."""
 
 ODDS_FIELDS = set(BATTLE_KEYS - {"rounds", "retreat_declared"}) | {"retreat", "low_luck"}
 """What an odds request may hold: a battle document of :mod:`adjudicator.battle` without its
@@ -43,7 +63,19 @@ A Low Luck volley has two outcomes where dice have one per die, so the limits ti
 hold for it."""
 
 SIDES = ("attacker", "defender")
-SEA_UNITS = frozenset({"SUB", "TRN", "AC", "BB"})
+SEA_UNITS = frozenset({"SUB", "TRN", "DD", "CA", "AC", "BB"})
+"""The ships of either ruleset (Big World 1942 adds destroyers and cruisers; a Classic
+battle never lists them, so Classic's answers are unchanged)."""
+
+
+def limits(payload: Mapping[str, Any]) -> tuple[int, int]:
+    """The most units a side may bring to a land and to a sea battle by the ruleset the
+    request names (:data:`MAX_LAND_UNITS` and :data:`MAX_SEA_UNITS` for Classic,
+    :data:`MAX_BIG_WORLD_LAND_UNITS` and :data:`MAX_BIG_WORLD_SEA_UNITS` for Big World;
+    a ruleset the engine does not know is refused by it, after this check)."""
+    if payload.get("ruleset") == RULESET:
+        return MAX_BIG_WORLD_LAND_UNITS, MAX_BIG_WORLD_SEA_UNITS
+    return MAX_LAND_UNITS, MAX_SEA_UNITS
 
 
 def _units_brought(value: object) -> int:
@@ -57,7 +89,10 @@ def _units_brought(value: object) -> int:
 def check_size(payload: Mapping[str, Any]) -> None:
     """Refuse a battle too large to work out while the member waits (the limits above)."""
     sea = str(payload.get("kind", "")).strip().lower() == "sea"
-    limit, where = (MAX_SEA_UNITS, "a sea battle") if sea else (MAX_LAND_UNITS, "a land battle")
+    land_limit, sea_limit = limits(payload)
+    limit = sea_limit if sea else land_limit
+    rules = "Big World 1942 " if payload.get("ruleset") == RULESET else ""
+    where = f"a {rules}{'sea' if sea else 'land'} battle"
     for side in SIDES:
         brought = _units_brought(payload.get(side))
         if brought > limit:
@@ -84,8 +119,8 @@ def battle_odds(payload: Any) -> dict[str, Any]:
 
 def battlefield(territory: object, declared: Mapping[str, Mapping[str, int]]) -> str:
     """The battle's kind, "sea" or "land": the board's word on the territory, else what the
-    defender's units say (only a sea zone holds submarines, transports, carriers and
-    battleships)."""
+    defender's units say (only a sea zone holds submarines, transports, destroyers,
+    cruisers, carriers and battleships)."""
     try:
         return "sea" if classic().territory(str(territory)).is_sea else "land"
     except (LookupError, ValueError):

@@ -2,8 +2,15 @@
 service as the JSON API (:func:`dice_server.services.odds.battle_odds`), with each side's
 likeliest survivors and the battle's length drawn on the server (SVG, no script).
 
+The form asks by either ruleset the engine knows: Classic (the league's, the default) or Big
+World 1942 (TripleA's ``big_world_1942.xml``, :mod:`adjudicator.bigworld`), whose artillery,
+destroyers and cruisers have boxes of their own. A Classic battle with any of those is
+refused at the box before the engine is asked; Low Luck with Big World is refused by the
+engine, at the Low Luck box.
+
 ``/odds?game=N&battle=K`` fills the form in from a battle declared in game N's current turn
-(the game page links it beside each battle), for those who may read that game's battles."""
+(the game page links it beside each battle), for those who may read that game's battles: a
+league game is Classic, so the form is filled in as a Classic battle."""
 
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from wtforms import BooleanField, IntegerField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, NumberRange, Optional
 
+from adjudicator.battle.reading import CLASSIC_RULESET, RULESET
 from dice_server.errors import InvalidRequest, ServiceError
 from dice_server.kinds.forms import count_field
 from dice_server.services.odds import battle_odds, declared_battle_document
@@ -28,15 +36,28 @@ from dice_server.web.pages import Page, field_error, me
 bp = Blueprint("odds", __name__)
 
 UNITS = ("INF", "ARM", "FTR", "BMB", "SUB", "TRN", "AC", "BB")
-"""The units either side may bring, in the roller's order; the defender may add an AA gun."""
+"""The units either side may bring in either ruleset, in the roller's order; the defender
+may add an AA gun."""
 DEFENDER_UNITS = (*UNITS, "AA")
+BIG_WORLD_UNITS = ("ART", "DD", "CA")
+"""The units only Big World 1942 has (artillery, destroyers, cruisers): boxes of their own
+on both sides."""
 SIDES = ("attacker", "defender")
+BIG_WORLD_NAME = "Big World 1942 (TripleA)"
 NO_RETREAT, AT_MOST, AFTER_ROUND = "none", "at_most", "after_round"
 
 
 class OddsForm(FlaskForm):
     """The battle whose odds are asked; :meth:`document` is the request the service reads."""
 
+    ruleset = RadioField(
+        "Rules",
+        choices=[
+            SelectChoice(CLASSIC_RULESET, "Classic"),
+            SelectChoice(RULESET, BIG_WORLD_NAME),
+        ],
+        default=CLASSIC_RULESET,
+    )
     kind = RadioField(
         "Battle", choices=[SelectChoice("land", "Land"), SelectChoice("sea", "Sea")], default="land"
     )
@@ -60,10 +81,27 @@ class OddsForm(FlaskForm):
     )
     retreat_units = IntegerField("N (units left)", validators=[Optional(), NumberRange(0, 999)])
     retreat_round = IntegerField("K (rounds)", validators=[Optional(), NumberRange(1, 999)])
+    low_luck = BooleanField("Low Luck (Classic only)")
     defender_AA = count_field("AA")
+
+    @property
+    def big_world(self) -> bool:
+        """Whether the battle is asked by Big World 1942's rules."""
+        return bool(self.ruleset.data == RULESET)
 
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
         valid: bool = super().validate(extra_validators)
+        if not self.big_world:
+            for side in SIDES:
+                for unit in BIG_WORLD_UNITS:
+                    box = self[f"{side}_{unit}"]
+                    if box.data:
+                        box.errors = [
+                            *box.errors,
+                            f"{unit} is a Big World 1942 unit: Classic has none. Choose "
+                            f"the {BIG_WORLD_NAME} rules, or leave the box at 0",
+                        ]
+                        valid = False
         needed = {AT_MOST: self.retreat_units, AFTER_ROUND: self.retreat_round}
         number = needed.get(self.retreat.data or NO_RETREAT)
         if number is not None and number.data is None:
@@ -72,13 +110,15 @@ class OddsForm(FlaskForm):
         return valid
 
     def document(self) -> dict[str, Any]:
-        document: dict[str, Any] = {
-            "version": 1,
-            "kind": self.kind.data,
-            "amphibious": int(bool(self.amphibious.data)),
-        }
+        document: dict[str, Any] = {"version": 1}
+        if self.big_world:
+            document["ruleset"] = RULESET
+        document["kind"] = self.kind.data
+        document["amphibious"] = int(bool(self.amphibious.data))
+        if self.low_luck.data:
+            document["low_luck"] = 1
         for side, units in zip(SIDES, (UNITS, DEFENDER_UNITS), strict=True):
-            counts = {unit: self[f"{side}_{unit}"].data for unit in units}
+            counts = {unit: self[f"{side}_{unit}"].data for unit in (*units, *BIG_WORLD_UNITS)}
             document[side] = {unit: n for unit, n in counts.items() if n}
         orders = {side: _order(self[f"{side}_order"].data) for side in SIDES}
         if orders := {side: order for side, order in orders.items() if order}:
@@ -90,7 +130,7 @@ class OddsForm(FlaskForm):
         return document
 
 
-for _unit in UNITS:
+for _unit in (*UNITS, *BIG_WORLD_UNITS):
     setattr(OddsForm, f"attacker_{_unit}", count_field(_unit))
     setattr(OddsForm, f"defender_{_unit}", count_field(_unit))
 
@@ -102,7 +142,8 @@ def _order(text: str | None) -> list[str]:
 
 
 def form_data(document: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """What the form shows for an odds request, and the units it has no box for."""
+    """What the form shows for a Classic odds request (a declared battle's), and the units
+    it has no box for."""
     data: dict[str, Any] = {
         "kind": document.get("kind", "land"),
         "amphibious": bool(document.get("amphibious")),
@@ -136,6 +177,18 @@ def form_field(field: str | None) -> str | None:
             key, "retreat"
         )
     return head
+
+
+def box_refusal(form: OddsForm, exc: ServiceError) -> InvalidRequest:
+    """The service's refusal ``exc`` for the form's box it names (:func:`form_field`): the
+    engine's ``low_luck: ...`` reads ``...`` beside the box, which is labelled; a refusal
+    without a box keeps the field it names, at the top of the form."""
+    name = form_field(exc.field)
+    message = exc.message
+    prefix = f"{exc.field}: "
+    if name and name in form and message.startswith(prefix):
+        message = message.removeprefix(prefix)
+    return InvalidRequest(message, name)
 
 
 # --- the charts --------------------------------------------------------------------------------
@@ -315,7 +368,7 @@ def calculator() -> Page:
             try:
                 result = battle_odds(form.document())
             except ServiceError as exc:
-                field_error(form, InvalidRequest(exc.message, form_field(exc.field)))
+                field_error(form, box_refusal(form, exc))
                 status = exc.status
         else:
             status = 400
@@ -335,5 +388,7 @@ def calculator() -> Page:
         charts=charts,
         units=UNITS,
         defender_units=DEFENDER_UNITS,
+        big_world_units=BIG_WORLD_UNITS,
+        big_world_name=BIG_WORLD_NAME,
         percent=percent,
     ), status
