@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from adjudicator.battle.errors import (
     InvalidValue,
@@ -29,11 +29,10 @@ from adjudicator.battle.setup import (
     LowLuckShot,
     RoundInput,
 )
+from adjudicator.bigworld.units import ALIASES as BIG_WORLD_ALIASES
+from adjudicator.bigworld.units import BigWorldUnit
 from adjudicator.names import NameResolutionError, exactly, technology_names
 from adjudicator.units import Battlefield, OrderOfLoss, Side, Technology, Units, UnitType
-
-if TYPE_CHECKING:
-    from adjudicator.bigworld.units import BigWorldUnit
 
 VERSION = 1
 """The only document version this module reads."""
@@ -147,14 +146,19 @@ def unit_named(name: object, where: str) -> UnitType:
         raise WrongType(where, f"expected a unit name, got {name!r}")
     unit = UNIT_ALIASES.get(name.strip().upper())
     if unit is None:
-        raise UnknownUnit(
-            where,
-            f"{name!r} is not a Classic unit; write one of {', '.join(u.value for u in UnitType)}",
-        )
+        known = ", ".join(u.value for u in UnitType)
+        other = BIG_WORLD_ALIASES.get(name.strip().upper())
+        if other is not None:
+            raise UnknownUnit(
+                where,
+                f"{name!r} is not a Classic unit: {other.value} is a Big World 1942 unit "
+                f'(a document saying "ruleset": "{RULESET}" has it); write one of {known}',
+            )
+        raise UnknownUnit(where, f"{name!r} is not a Classic unit; write one of {known}")
     return unit
 
 
-Unit = TypeVar("Unit", UnitType, "BigWorldUnit")
+Unit = TypeVar("Unit", UnitType, BigWorldUnit)
 
 
 def units_keyed(
@@ -203,16 +207,24 @@ def _dice_map(value: object, where: str) -> Mapping[UnitType, tuple[int, ...]]:
     )
 
 
-def _technologies(value: object, where: str) -> frozenset[Technology]:
-    techs = set()
+def technology_names_listed(value: object, where: str) -> list[tuple[str, str]]:
+    """``(path, name)`` for each name of a list of technologies (strings)."""
+    found = []
     for i, name in enumerate(json_list(value, where)):
         if not isinstance(name, str):
             raise WrongType(f"{where}[{i}]", f"expected a technology name, got {name!r}")
+        found.append((f"{where}[{i}]", name))
+    return found
+
+
+def _technologies(value: object, where: str) -> frozenset[Technology]:
+    techs = set()
+    for at, name in technology_names_listed(value, where):
         try:
             techs.add(exactly(technology_names(), name))
         except NameResolutionError:
             raise UnknownTechnology(
-                f"{where}[{i}]",
+                at,
                 f"{name!r} is not a technology; write "
                 f"one of {', '.join(t.name for t in Technology)}",
             ) from None

@@ -186,6 +186,12 @@ def aa_volley(battle: BigWorldBattle, attackers: Army) -> Salvo:
     return Salvo(Side.DEFENDER, Fire.AA, tuple(s for s in shots if s.units))
 
 
+def taken_without_a_roll(battle: BigWorldBattle) -> bool:
+    """Nothing defends and no AA gun fires: the attacker takes the territory (or sea zone)
+    without a die."""
+    return not battle.defender and not aa_volley(battle, battle.attacker)
+
+
 def bombard_volley(battle: BigWorldBattle) -> Salvo:
     """The bombardment before round 1 of an amphibious assault: one die per bombarding
     ship at its attack."""

@@ -40,6 +40,7 @@ from adjudicator.bigworld.combat import (
     still_firing,
     sub_volley,
     take_hits,
+    taken_without_a_roll,
 )
 from adjudicator.bigworld.reading import read_big_world_battle
 from adjudicator.bigworld.units import Army
@@ -52,17 +53,10 @@ from adjudicator.odds.chain import (
     walk_in,
 )
 from adjudicator.odds.report import Odds, odds_to_json, summarise
-from adjudicator.odds.rounds import SHIFT, Mixture, Prob
+from adjudicator.odds.rounds import SHIFT, Mixture, Prob, ranked_mixture
 from adjudicator.units import Side
 
 Dist = dict[int, Prob]
-
-
-def _ranked(parts: list[tuple[Dist[Prob], Dist[Prob]]]) -> Mixture[Prob]:
-    def order(dist: Dist[Prob]) -> list[tuple[int, Prob]]:
-        return sorted(dist.items(), key=lambda pair: pair[1], reverse=True)
-
-    return [(order(a), order(d)) for a, d in parts]
 
 
 class BigWorldChain(Generic[Prob]):
@@ -109,7 +103,7 @@ class BigWorldChain(Generic[Prob]):
 
     def taken_at_once(self) -> bool:
         """Nothing defends and no AA gun fires: taken without a roll."""
-        return not self.battle.defender and not aa_volley(self.battle, self.battle.attacker)
+        return taken_without_a_roll(self.battle)
 
     def stuck(self, a_id: int, d_id: int) -> bool:
         """:func:`~adjudicator.bigworld.combat.stalemate`."""
@@ -204,7 +198,7 @@ class BigWorldChain(Generic[Prob]):
         key = (a0, d0)
         found = self._later.get(key)
         if found is None:
-            found = self._later[key] = _ranked(self._round(a0, d0))
+            found = self._later[key] = ranked_mixture(self._round(a0, d0))
         return found
 
     def first(self) -> Mixture[Prob]:
@@ -220,7 +214,7 @@ class BigWorldChain(Generic[Prob]):
                 for left_a, left_d in self._round(a1, d1):
                     weight = pa * pd
                     parts.append((left_a, {d: weight * q for d, q in left_d.items()}))
-        return _ranked(parts)
+        return ranked_mixture(parts)
 
 
 def read_big_world_odds_request(

@@ -49,6 +49,7 @@ from adjudicator.battle.reading import (
     json_object,
     known_keys,
     ruleset_of,
+    technology_names_listed,
     units_keyed,
     whole_number,
 )
@@ -117,13 +118,11 @@ def _army(value: object, where: str) -> dict[BigWorldUnit, int]:
 
 def _techs(value: object, where: str) -> frozenset[BigWorldTech]:
     found = set()
-    for i, name in enumerate(json_list(value, where)):
-        if not isinstance(name, str):
-            raise WrongType(f"{where}[{i}]", f"expected a technology name, got {name!r}")
+    for at, name in technology_names_listed(value, where):
         tech = BIG_WORLD_TECH_NAMES.get(re.sub(r"[\s_-]+", " ", name.strip().lower()))
         if tech is None:
             raise UnknownTechnology(
-                f"{where}[{i}]",
+                at,
                 f"{name!r} is not a Big World 1942 battle technology; write Jet Power, "
                 f"Super Subs, Heavy Bombers or Destroyer Bombard",
             )

@@ -41,6 +41,7 @@ from adjudicator.bigworld.combat import (
     open_battle,
     play_big_world_round,
     stalemate,
+    taken_without_a_roll,
 )
 from adjudicator.bigworld.reading import dice_of_round, read_big_world_battle
 from adjudicator.bigworld.units import Army, BigWorldUnit
@@ -53,9 +54,8 @@ class _Dice:
 
     def __init__(self, rnd: Mapping[str, object], where: str) -> None:
         self.where = where
-        self.lists = {key: dice_of_round(rnd, key, where) for key in ("aa", "bombard")}
-        self.lists["attacker"] = dice_of_round(rnd, "attacker", where)
-        self.lists["defender"] = dice_of_round(rnd, "defender", where)
+        keys = ("aa", "bombard", "attacker", "defender")
+        self.lists = {key: dice_of_round(rnd, key, where) for key in keys}
         self.used: dict[tuple[str, BigWorldUnit], int] = {}
 
     def _key(self, salvo: Salvo) -> str:
@@ -90,9 +90,13 @@ class _Dice:
         read before this volley)."""
         need = earlier + sum(s.dice for s in salvo.shots if key == "aa" or s.unit is unit)
         raise InvalidValue(
-            f"{self.where}.{key}" + ("" if key == "aa" else f".{unit.value}"),
+            self._path(key, unit),
             f"too few dice: the units that fire throw {need} {'die' if need == 1 else 'dice'}",
         )
+
+    def _path(self, key: str, unit: BigWorldUnit) -> str:
+        """Where a unit's dice are in the document (the AA gun's are one list)."""
+        return f"{self.where}.{key}" + ("" if key == "aa" else f".{unit.value}")
 
     def finish(self) -> None:
         """Refuse dice no unit threw."""
@@ -100,9 +104,8 @@ class _Dice:
             for unit, dice in lists.items():
                 used = self.used.get((key, unit), 0)
                 if len(dice) > used:
-                    where = f"{self.where}.{key}" + ("" if key == "aa" else f".{unit.value}")
                     raise InvalidValue(
-                        where,
+                        self._path(key, unit),
                         f"{len(dice)} dice, but the units that fire throw {used} "
                         f"(a unit lost before it fires throws none)",
                     )
@@ -135,7 +138,7 @@ def resolve_big_world(doc: Mapping[str, object]) -> dict[str, object]:
     attackers, defenders = battle.attacker, battle.defender
     rounds: list[dict[str, object]] = []
     outcome = "continues"
-    if not defenders and not (battle.aa_guns and attackers.aircraft and battle.is_land):
+    if taken_without_a_roll(battle):
         outcome = "attacker-wins"
     for i, rnd in enumerate(read.rounds):
         where = f"rounds[{i}]"

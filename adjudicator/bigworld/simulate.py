@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 
 from adjudicator.bigworld.combat import (
     Salvo,
-    aa_volley,
     holds_territory,
     ipc_of,
     open_battle,
     play_big_world_round,
     stalemate,
+    taken_without_a_roll,
 )
 from adjudicator.bigworld.odds import read_big_world_odds_request
 from adjudicator.bigworld.units import Army
@@ -186,7 +186,7 @@ class BigWorldMonteCarlo:
 
     def _play(self, dice: DiceSource) -> tuple[_End, int]:
         battle = self.battle
-        if not battle.defender and not aa_volley(battle, battle.attacker):
+        if taken_without_a_roll(battle):
             return _End(Ending.ATTACKER_WINS, (battle.attacker, battle.defender)), 0
         armies: Armies | None = None
         number = 0

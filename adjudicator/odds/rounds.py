@@ -132,7 +132,9 @@ Mixture = list[tuple[list[tuple[int, Prob]], list[tuple[int, Prob]]]]
 as (id, probability) lists, likeliest first; the pairs' weights are folded in."""
 
 
-def _ranked(parts: list[tuple[dict[int, Prob], dict[int, Prob]]]) -> Mixture[Prob]:
+def ranked_mixture(parts: list[tuple[dict[int, Prob], dict[int, Prob]]]) -> Mixture[Prob]:
+    """A round's independent pairs of distributions, each as a list likeliest first."""
+
     def order(dist: dict[int, Prob]) -> list[tuple[int, Prob]]:
         return sorted(dist.items(), key=lambda pair: pair[1], reverse=True)
 
@@ -317,7 +319,7 @@ class RoundChain(Generic[Prob]):
         key = (a0, d0)
         found = self._later.get(key)
         if found is None:
-            found = self._later[key] = _ranked(self._round(a0, d0, {(0, 0): self.one}))
+            found = self._later[key] = ranked_mixture(self._round(a0, d0, {(0, 0): self.one}))
         return found
 
     def _round(
@@ -348,4 +350,4 @@ class RoundChain(Generic[Prob]):
         for a1, p in shots.items():
             for left_a, left_d in self._round(a1, d0, support):
                 parts.append(({a: p * q for a, q in left_a.items()}, left_d))
-        return _ranked(parts)
+        return ranked_mixture(parts)

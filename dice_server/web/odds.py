@@ -4,9 +4,8 @@ likeliest survivors and the battle's length drawn on the server (SVG, no script)
 
 The form asks by either ruleset the engine knows: Classic (the league's, the default) or Big
 World 1942 (TripleA's ``big_world_1942.xml``, :mod:`adjudicator.bigworld`), whose artillery,
-destroyers and cruisers have boxes of their own. A Classic battle with any of those is
-refused at the box before the engine is asked; Low Luck with Big World is refused by the
-engine, at the Low Luck box.
+destroyers and cruisers have boxes of their own. The engine refuses what a ruleset lacks (a
+Classic battle with artillery, Low Luck with Big World), beside the box at fault.
 
 ``/odds?game=N&battle=K`` fills the form in from a battle declared in game N's current turn
 (the game page links it beside each battle), for those who may read that game's battles: a
@@ -91,17 +90,6 @@ class OddsForm(FlaskForm):
 
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
         valid: bool = super().validate(extra_validators)
-        if not self.big_world:
-            for side in SIDES:
-                for unit in BIG_WORLD_UNITS:
-                    box = self[f"{side}_{unit}"]
-                    if box.data:
-                        box.errors = [
-                            *box.errors,
-                            f"{unit} is a Big World 1942 unit: Classic has none. Choose "
-                            f"the {BIG_WORLD_NAME} rules, or leave the box at 0",
-                        ]
-                        valid = False
         needed = {AT_MOST: self.retreat_units, AFTER_ROUND: self.retreat_round}
         number = needed.get(self.retreat.data or NO_RETREAT)
         if number is not None and number.data is None:
