@@ -26,6 +26,15 @@ def rules_text() -> str:
 
 
 @pytest.fixture(scope="session")
+def triplea_rule_book() -> str:
+    """TripleA's rule book (Big World 1942, Low Luck, the battle calculator), as text."""
+    path = RULES / "triplea-rule-book.md"
+    if not path.is_file():
+        pytest.fail(f"{path} is missing: the conformance tests need ../shared beside the project")
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
 def rule_section(rules_text: str) -> Callable[[str, str], str]:
     """A function giving the rule text from the first ``start`` up to the next ``end``."""
 

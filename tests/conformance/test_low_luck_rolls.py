@@ -20,7 +20,6 @@ from adjudicator.powers import Power
 from adjudicator.rolls import BattleRoll, RollHeader
 from adjudicator.rolls.lowluck import LowLuckRoll, stopped_by_aa, volley_lines, volleys
 from adjudicator.units import UnitType as U
-from tests.conformance.conftest import RULES
 
 ADDED_UP = (
     "all of the attacker’s units have their attack powers added together. The total is then "
@@ -29,11 +28,6 @@ ADDED_UP = (
 EXAMPLE = "The total is 12 attack power (4 x 3)."
 RUSSIA = "The total for her is 7 defense power (2x2 + 1x3)."
 ONE_DIE = "Russia now rolls 1 die at 1, to see if she gets 1 more hit."
-
-
-@pytest.fixture(scope="module")
-def triplea_rule_book() -> str:
-    return (RULES / "triplea-rule-book.md").read_text(encoding="utf-8")
 
 
 AA_FIRST = (

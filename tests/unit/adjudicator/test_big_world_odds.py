@@ -23,19 +23,7 @@ from adjudicator.bigworld.odds import big_world_exact_odds, big_world_odds
 from adjudicator.bigworld.units import Army
 from adjudicator.odds import odds_json
 from adjudicator.odds.report import Odds
-
-
-def bw(kind: str, attacker: dict[str, int], defender: dict[str, int], **extra: Any) -> Any:
-    """A Big World odds request."""
-    return {
-        "version": 1,
-        "ruleset": "big_world_1942",
-        "kind": kind,
-        "attacker": attacker,
-        "defender": defender,
-        **extra,
-    }
-
+from tests.big_world import big_world_document as bw
 
 # --------------------------------------------------------------------------------------
 # Closed forms

@@ -11,35 +11,17 @@ hits when it shows the unit's number or less. The quotes are checked against the
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from adjudicator.battle import resolve_json
 from adjudicator.battle.errors import BattleInputError
-
-RULE_BOOK = Path(__file__).resolve().parents[3].parent / "shared" / "rules" / "triplea-rule-book.md"
-
+from tests.big_world import big_world_document as bw
 
 # --------------------------------------------------------------------------------------
 # Helpers
 # --------------------------------------------------------------------------------------
-
-
-def bw(
-    kind: str, attacker: dict[str, int], defender: dict[str, int], *rounds: Any, **extra: Any
-) -> dict[str, Any]:
-    """A Big World battle document."""
-    return {
-        "version": 1,
-        "ruleset": "big_world_1942",
-        "kind": kind,
-        "attacker": attacker,
-        "defender": defender,
-        "rounds": list(rounds),
-        **extra,
-    }
 
 
 def rnd(attacker: dict[str, list[int]], defender: dict[str, list[int]], **extra: Any) -> Any:
@@ -731,7 +713,5 @@ def class_docstring_quotes() -> list[str]:
 
 
 @pytest.mark.parametrize("quote", class_docstring_quotes(), ids=lambda q: q[:40])
-def test_the_rules_quoted_are_in_the_rule_book(quote: str) -> None:
-    if not RULE_BOOK.is_file():
-        pytest.fail(f"{RULE_BOOK} is missing: the tests need ../shared beside the project")
-    assert " ".join(quote.split()) in " ".join(RULE_BOOK.read_text(encoding="utf-8").split())
+def test_the_rules_quoted_are_in_the_rule_book(quote: str, triplea_rule_book: str) -> None:
+    assert " ".join(quote.split()) in " ".join(triplea_rule_book.split())
