@@ -152,7 +152,7 @@ def unit_named(name: object, where: str) -> UnitType:
             raise UnknownUnit(
                 where,
                 f"{name!r} is not a Classic unit: {other.value} is a Big World 1942 unit "
-                f'(a document saying "ruleset": "{RULESET}" has it); write one of {known}',
+                f"(ask by the Big World 1942 rules for it); write one of {known}",
             )
         raise UnknownUnit(where, f"{name!r} is not a Classic unit; write one of {known}")
     return unit

@@ -61,7 +61,8 @@ class OddsForm(FlaskForm):
         "Battle", choices=[SelectChoice("land", "Land"), SelectChoice("sea", "Sea")], default="land"
     )
     amphibious = BooleanField(
-        "Amphibious assault (no retreat; the attacker's BB give support shots)"
+        "Amphibious assault (no retreat; the attacker's BB give support shots, in Big World "
+        "they bombard)"
     )
     attacker_order = StringField(
         "Attacker's order of loss", validators=[Optional(), Length(max=200)]
