@@ -40,6 +40,7 @@ from adjudicator.battle.errors import (
     WrongType,
 )
 from adjudicator.battle.reading import (
+    BATTLE_KEYS,
     RULESET,
     battlefield_of,
     check_version,
@@ -57,21 +58,9 @@ from adjudicator.bigworld.combat import BigWorldBattle, BigWorldTech
 from adjudicator.bigworld.units import ALIASES, Army, BigWorldUnit, big_world_rules
 from adjudicator.units import Battlefield, Domain, Side
 
-BIG_WORLD_KEYS = frozenset(
-    {
-        "version",
-        "ruleset",
-        "kind",
-        "amphibious",
-        "attacker",
-        "defender",
-        "order_of_loss",
-        "technologies",
-        "no_retreat",
-        "rounds",
-        "name",
-    }
-)
+BIG_WORLD_KEYS = BATTLE_KEYS - {"loaded", "retreat_declared"}
+"""A Big World battle document's keys: a Classic one's but the cargo of the defender's
+carriers and transports (Big World's fight like any unit) and a turn's retreat marks."""
 BIG_WORLD_ROUND_KEYS = frozenset({"aa", "bombard", "attacker", "defender", "retreat"})
 
 BIG_WORLD_TECH_NAMES: Mapping[str, BigWorldTech] = MappingProxyType(

@@ -16,22 +16,23 @@ import pytest
 RULES = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
 
 
-@pytest.fixture(scope="session")
-def rules_text() -> str:
-    """The IAAPA 2nd Edition Unabridged Rules (2008), as text."""
-    path = RULES / "iaapa-2nd-edition-rules-2008.txt"
+def _rule_text(name: str) -> str:
+    path = RULES / name
     if not path.is_file():
         pytest.fail(f"{path} is missing: the conformance tests need ../shared beside the project")
     return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def rules_text() -> str:
+    """The IAAPA 2nd Edition Unabridged Rules (2008), as text."""
+    return _rule_text("iaapa-2nd-edition-rules-2008.txt")
 
 
 @pytest.fixture(scope="session")
 def triplea_rule_book() -> str:
     """TripleA's rule book (Big World 1942, Low Luck, the battle calculator), as text."""
-    path = RULES / "triplea-rule-book.md"
-    if not path.is_file():
-        pytest.fail(f"{path} is missing: the conformance tests need ../shared beside the project")
-    return path.read_text(encoding="utf-8")
+    return _rule_text("triplea-rule-book.md")
 
 
 @pytest.fixture(scope="session")
