@@ -85,6 +85,9 @@ class Game(Base):
     variant: Mapped[str | None] = mapped_column(Text)
     low_luck: Mapped[bool] = mapped_column(default=False, server_default=false())
     """Battle rounds are thrown by Low Luck (``low-luck-roll`` entries), as its genesis says."""
+    ruleset: Mapped[str] = mapped_column(String(32), default="classic", server_default="classic")
+    """The rules its battle rounds are thrown and read by: ``classic`` or ``big_world_1942``
+    (its genesis records a ruleset other than Classic)."""
     status: Mapped[str] = mapped_column(String(16), default="active")
     winner: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

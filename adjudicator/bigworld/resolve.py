@@ -52,8 +52,12 @@ W = BigWorldUnit
 class _Dice:
     """The dice of one round as written, handed out volley by volley."""
 
-    def __init__(self, rnd: Mapping[str, object], where: str) -> None:
+    def __init__(self, rnd: Mapping[str, object], where: str, *, void: bool = False) -> None:
         self.where = where
+        self.void = void
+        """Dice beyond what the units that fire throw are void, not refused: the dice
+        server's roll throws for every unit listed, before any is lost."""
+        self.voided: dict[str, dict[str, list[int]]] = {}
         keys = ("aa", "bombard", "attacker", "defender")
         self.lists = {key: dice_of_round(rnd, key, where) for key in keys}
         self.used: dict[tuple[str, BigWorldUnit], int] = {}
@@ -99,11 +103,14 @@ class _Dice:
         return f"{self.where}.{key}" + ("" if key == "aa" else f".{unit.value}")
 
     def finish(self) -> None:
-        """Refuse dice no unit threw."""
+        """Refuse dice no unit threw (or, with ``void``, set them apart: the last dice of
+        their list, as the units lost before they fire are the last of their type)."""
         for key, lists in self.lists.items():
             for unit, dice in lists.items():
                 used = self.used.get((key, unit), 0)
-                if len(dice) > used:
+                if len(dice) > used and self.void:
+                    self.voided.setdefault(key, {})[unit.value] = dice[used:]
+                elif len(dice) > used:
                     raise InvalidValue(
                         self._path(key, unit),
                         f"{len(dice)} dice, but the units that fire throw {used} "
@@ -129,10 +136,14 @@ def _outcome(battle: BigWorldBattle, attackers: Army, defenders: Army) -> str:
     return "continues"
 
 
-def resolve_big_world(doc: Mapping[str, object]) -> dict[str, object]:
+def resolve_big_world(doc: Mapping[str, object], *, void: bool = False) -> dict[str, object]:
     """Resolve a Big World 1942 battle document to its output object (the module's note);
     a :class:`~adjudicator.battle.errors.BattleInputError` naming the field when it is
-    malformed or its dice do not fit the units that fire."""
+    malformed or its dice do not fit the units that fire.
+
+    With ``void`` (a roll of the dice server, thrown for every unit listed before any is
+    lost), dice of units lost before they fire are set apart in each round's ``void``
+    (``{"attacker": {UNIT: [dice]}, ...}``, the last dice of each list) instead of refused."""
     read = read_big_world_battle(doc)
     battle = read.battle
     attackers, defenders = battle.attacker, battle.defender
@@ -144,7 +155,7 @@ def resolve_big_world(doc: Mapping[str, object]) -> dict[str, object]:
         where = f"rounds[{i}]"
         if outcome != "continues":
             raise InvalidValue(where, f"the battle was over before this round ({outcome})")
-        dice = _Dice(rnd, where)
+        dice = _Dice(rnd, where, void=void)
         aa_hits = bombard_hits = 0
         a0, d0 = attackers, defenders
         if i == 0:
@@ -185,6 +196,8 @@ def resolve_big_world(doc: Mapping[str, object]) -> dict[str, object]:
                 "damaged": {"attacker": attackers.damaged, "defender": defenders.damaged},
             }
         )
+        if void:
+            rounds[-1]["void"] = dice.voided
     over = outcome != "continues"
     left_a = attackers.repaired() if over else attackers
     left_d = defenders.repaired() if over else defenders

@@ -12,6 +12,8 @@ from adjudicator.boards.serialize import loads_board
 
 CLASSIC_JSON = "classic.json"
 """File name of the Classic board under ``adjudicator/boards/data/``."""
+BIG_WORLD_JSON = "big_world_1942.json"
+"""File name of TripleA's Big World 1942 board, same folder (``scripts/gen_big_world.py``)."""
 CLASSIC_MAP_JSON = "classic_map.json"
 """File name of the Classic board's picture (outlines, centres, colours), same folder."""
 
@@ -39,3 +41,10 @@ def classic_map() -> BoardMap:
     """The picture of the Classic board: every space's outline, centre and the powers' colours
     (generated from TripleA's ``world_war_ii_classic`` map by ``scripts/gen_classic_map.py``)."""
     return loads_map(shipped_text(CLASSIC_MAP_JSON))
+
+
+@functools.cache
+def big_world() -> Board:
+    """TripleA's Big World 1942 board as generated from ``big_world_1942.xml`` (its places,
+    for the names of a Big World game's battles)."""
+    return loads_board(shipped_text(BIG_WORLD_JSON))

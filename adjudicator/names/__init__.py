@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from adjudicator.boards.model import Board
-from adjudicator.boards.shipped import classic
+from adjudicator.boards.shipped import big_world, classic
 from adjudicator.names.abbreviating import Shortenings
 from adjudicator.names.abbreviations import IAAPA_ABBREVIATIONS, Notation, Term, unit_names
 from adjudicator.names.classic_aliases import CLASSIC_ALIASES
@@ -164,6 +164,12 @@ def classic_names() -> Names:
     return names_for(classic(), dict(CLASSIC_ALIASES))
 
 
+@functools.cache
+def big_world_names() -> Names:
+    """Name tables for TripleA's Big World 1942 board (generated aliases only)."""
+    return names_for(big_world())
+
+
 __all__ = [
     "IAAPA_ABBREVIATIONS",
     "POWER_ALIASES",
@@ -178,6 +184,7 @@ __all__ = [
     "Shortenings",
     "Term",
     "UnknownName",
+    "big_world_names",
     "classic_names",
     "exactly",
     "names_for",

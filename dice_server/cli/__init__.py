@@ -176,6 +176,14 @@ def game() -> None:
     is_flag=True,
     help="Throw the game's battle rounds by Low Luck: the sure hits, and one die for the rest.",
 )
+@click.option(
+    "--ruleset",
+    type=click.Choice(["classic", "big_world_1942"]),
+    default="classic",
+    show_default=True,
+    help="The rules its battle rounds are thrown and read by: Classic (A&A 2nd edition) or "
+    "TripleA's Big World 1942 (rolls only: the service keeps no Big World position).",
+)
 @refusals
 def game_create(
     axis: str,
@@ -186,6 +194,7 @@ def game_create(
     agreements: tuple[str, ...],
     position_file: Path | None,
     low_luck: bool,
+    ruleset: str,
 ) -> None:
     """Create a game and its genesis entry; prints the game number."""
     from dice_server.services.games import create_game
@@ -201,6 +210,7 @@ def game_create(
         agreements=agreements,
         position=position,
         low_luck=low_luck,
+        ruleset=ruleset,
     )
     click.echo(f"game {entry.game_number} created; genesis at {entry.at}", err=True)
     click.echo(str(entry.game_number))

@@ -89,8 +89,15 @@ def group_line(group: Data) -> str:
     label = f"{SIDE.get(group.get('side', ''), 'AA')} {group['unit']}"
     if group.get("fire") == "bombard":
         label += " support shot"
+    # Big World's labels (a Classic group has none of these keys).
+    notes = {
+        "support": f" supported by {group.get('support')}",
+        "best_of": f", each unit's better of {group.get('best_of')} dice counting",
+    }
+    extra = "".join(text for key, text in notes.items() if key in group)
+    opening = {"subs": " opening shot", "bombardment": " bombardment"}.get(group.get("fire"), "")
     return (
-        f"{label} x{group['count']} (hit on {group['hit_on']} or less): "
+        f"{label}{opening} x{group['count']} (hit on {group['hit_on']} or less){extra}: "
         f"{dice_text(group['dice'])} -> {group['hits']} hit(s) as thrown"
     )
 

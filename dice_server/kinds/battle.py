@@ -13,7 +13,9 @@ from wtforms import StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired
 
-from adjudicator.names import NameResolutionError, classic_names
+from adjudicator.battle.reading import RULESET
+from adjudicator.bigworld.roll import read_big_world_roll
+from adjudicator.names import NameResolutionError, Names, classic_names
 from adjudicator.rolls import (
     BATTLE_UNITS,
     COMBAT_VALUES,
@@ -77,18 +79,26 @@ def place(battle: str) -> str:
     """The board's name of the territory or sea zone a roll's ``battle`` names, read with
     the typo rule (IAAPA Error Correction VI: a misspelling stands corrected when the correct
     word is readily decipherable); a name that is none is refused."""
+    return place_in(classic_names(), battle, "West Europe, Baltic Sea Zone")
+
+
+def place_in(names: Names, battle: str, examples: str) -> str:
+    """:func:`place` on the board of ``names`` (``examples``: two of its names, for the
+    refusal)."""
     try:
-        return classic_names().place(battle).label
+        return names.place(battle).label
     except NameResolutionError as exc:
         raise field_error(
             "battle",
-            f"{exc}: name the battle's territory or sea zone as the board does "
-            "(West Europe, Baltic Sea Zone)",
+            f"{exc}: name the battle's territory or sea zone as the board does ({examples})",
         ) from None
 
 
 def reading(data: Data) -> list[str]:
-    """The rules engine's reading of a battle roll, or why it cannot read one."""
+    """The rules engine's reading of a battle roll, or why it cannot read one (a Big World
+    game's round by Big World's rules)."""
+    if data.get("ruleset") == RULESET:
+        return read_big_world_roll(data)
     try:
         return read_roll(dict(data)).lines()
     except ValueError as exc:
@@ -118,6 +128,9 @@ def describe(data: Data) -> list[str]:
 
 
 class BattleForm(HeaderForm):
+    ATTACKING = tuple(FORM_UNITS)
+    """The unit boxes of each side, in the order drawn."""
+    DEFENDING = (*FORM_UNITS, "AA")
     battle = StringField("Battle territory or sea zone", validators=[DataRequired()])
     options = MultiCheckbox(
         "Options", choices=[SelectChoice(k, f"{k}: {v}") for k, v in OPTIONS.items()]

@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from adjudicator.battle.reading import CLASSIC_RULESET, RULESET
 from adjudicator.bids import DRAW_SIDES, Bidder, axis_by_die, draw_rule
 from adjudicator.position import Position, dump_json, initial
 from dice_server import dice, ledger
@@ -26,6 +27,8 @@ from dice_server.services.positions import new_turn_row, read_position
 MAX_GAME_NUMBER = 2**31 - 1
 END_STATUSES = ("finished", "forfeited", "annulled")
 SIDES = ("axis", "allies")
+RULESETS = (CLASSIC_RULESET, RULESET)
+"""The rulesets a game may be played by: Classic (the league's) and Big World 1942."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,9 @@ class NewGame:
     the Axis (known only after a draw); when given, it replaces ``start``."""
     low_luck: bool = False
     """Battle rounds are thrown by Low Luck (the genesis records ``"low_luck": 1``)."""
+    ruleset: str = CLASSIC_RULESET
+    """The rules its battle rounds are thrown and read by (the genesis records any but
+    Classic's)."""
 
 
 def create_game(
@@ -75,15 +81,43 @@ def create_game(
     agreements: tuple[str, ...] = (),
     position: Any = None,
     low_luck: bool = False,
+    ruleset: str = CLASSIC_RULESET,
 ) -> SignedEntry:
     """Create a game and its genesis entry, which commits to the game's dice seed and names
     the position it starts from (``position``: a position document, for variants and games
     moved from elsewhere; default: the Classic initial position); with ``low_luck`` its
-    battle rounds are thrown by Low Luck."""
+    battle rounds are thrown by Low Luck. A ``ruleset`` other than Classic (Big World 1942)
+    throws and reads its battle rounds by its own rules and keeps no position: the service
+    checks Classic turns only."""
     if number is not None and not 1 <= number <= MAX_GAME_NUMBER:
         raise InvalidRequest(f"number: must be from 1 to {MAX_GAME_NUMBER}", "number")
+    if ruleset not in RULESETS:
+        raise InvalidRequest(
+            f"ruleset: unknown ruleset {ruleset!r}; use {' or '.join(RULESETS)}", "ruleset"
+        )
+    if ruleset != CLASSIC_RULESET:
+        if position is not None:
+            raise InvalidRequest(
+                "position: a Big World game keeps no position (the service checks Classic "
+                "turns only); leave it out",
+                "position",
+            )
+        if low_luck:
+            raise InvalidRequest(
+                "low_luck: Low Luck battle rounds are offered for Classic games only", "low_luck"
+            )
     start = initial() if position is None else read_position(position)
-    spec = NewGame(axis, allies, number, mentor, variant, agreements, start, low_luck=low_luck)
+    spec = NewGame(
+        axis,
+        allies,
+        number,
+        mentor,
+        variant,
+        agreements,
+        start,
+        low_luck=low_luck,
+        ruleset=ruleset,
+    )
     try:
         with writing(ctx.sessions) as session:
             return new_game(session, ctx, spec)
@@ -115,6 +149,7 @@ def new_game(session: Session, ctx: ServiceContext, spec: NewGame) -> SignedEntr
         mentor_id=mentor_member.id if mentor_member else None,
         variant=variant,
         low_luck=spec.low_luck,
+        ruleset=spec.ruleset,
         agreements=[Agreement(position=i, text=text) for i, text in enumerate(clean_agreements, 1)],
     )
     session.add(game)
@@ -150,8 +185,11 @@ def new_game(session: Session, ctx: ServiceContext, spec: NewGame) -> SignedEntr
             "players": {"axis": axis_member.email, "allies": allies_member.email},
             "agreements": clean_agreements,
             "seed_commitment": commitment,
-            "position": dump_json(start),
         }
+        if spec.ruleset == CLASSIC_RULESET:
+            data["position"] = dump_json(start)
+        else:
+            data["ruleset"] = spec.ruleset
         if drawn is not None:
             data["draw"] = drawn
         if mentor_member is not None:
@@ -218,7 +256,12 @@ def end_game(
         seed = dice.unseal(ctx.keys.seed_box, sealed)
         game.status = status
         game.winner = winner
-        rated = int(status != "annulled" and game.variant is None and not game.low_luck)
+        rated = int(
+            status != "annulled"
+            and game.variant is None
+            and not game.low_luck
+            and game.ruleset == CLASSIC_RULESET
+        )
 
         def reveal(seq: int) -> dict[str, Any]:
             data: dict[str, Any] = {

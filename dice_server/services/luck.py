@@ -40,8 +40,12 @@ from dice_server.services import ServiceContext
 from dice_server.services.games import SIDES, check_participant
 
 ALLIANCE_SIDE = {Alliance.AXIS: "axis", Alliance.ALLIES: "allies"}
-POWER_SIDE = {power_label(power): ALLIANCE_SIDE[power.alliance] for power in Power}
-"""The player's side of each power, by the name a roll records it under."""
+POWER_SIDE = {
+    **{power_label(power): ALLIANCE_SIDE[power.alliance] for power in Power},
+    "China": "allies",
+}
+"""The player's side of each power, by the name a roll records it under (Big World 1942's
+China too)."""
 OTHER_SIDE = {"axis": "allies", "allies": "axis"}
 
 

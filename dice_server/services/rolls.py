@@ -10,11 +10,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudicator.battle.reading import CLASSIC_RULESET, RULESET
+from adjudicator.rolls import BattleRoll
 from adjudicator.rolls.lowluck import LowLuckRoll
 from dice_server.db import reading
 from dice_server.dice import SealedSeed
 from dice_server.errors import NotFound
 from dice_server.kinds import REGISTRY, ROLL_KINDS, battle
+from dice_server.kinds.big_world import read_big_world
 from dice_server.ledger import SignedEntry
 from dice_server.models import Game, GameTurn
 from dice_server.services import ServiceContext
@@ -38,9 +41,16 @@ def write(
     read = REGISTRY[kind].read if kind in ROLL_KINDS else None
     if read is None:
         raise NotFound(f"there is no roll of kind {kind!r}")
-    request = read(payload)
-    if kind == "roll" and _low_luck(ctx, number):
-        kind, request = battle.LOW_LUCK.name, LowLuckRoll(request)
+    if kind == "roll":
+        low_luck, ruleset = _battle_rules(ctx, number)
+        if ruleset == RULESET:
+            read = read_big_world
+        request = read(payload)
+        if low_luck:  # a Classic game's (a Big World game has no Low Luck option)
+            assert isinstance(request, BattleRoll)
+            kind, request = battle.LOW_LUCK.name, LowLuckRoll(request)
+    else:
+        request = read(payload)
     sessions: list[Session] = []
 
     def build(seq: int, seed: SealedSeed | None, member: Actor) -> dict[str, Any]:
@@ -67,11 +77,14 @@ BATTLE_KINDS = frozenset({battle.KIND.name, battle.LOW_LUCK.name})
 """The kinds of a battle round: by dice, or by Low Luck in a game with that option."""
 
 
-def _low_luck(ctx: ServiceContext, number: int) -> bool:
-    """Whether game ``number`` throws its battle rounds by Low Luck (fixed at its creation;
-    an unknown game is refused by the write itself)."""
+def _battle_rules(ctx: ServiceContext, number: int) -> tuple[bool, str]:
+    """Whether game ``number`` throws its battle rounds by Low Luck, and its ruleset (both
+    fixed at its creation; an unknown game is refused by the write itself)."""
     with reading(ctx.sessions) as session:
-        return bool(session.execute(select(Game.low_luck).where(Game.number == number)).scalar())
+        row = session.execute(
+            select(Game.low_luck, Game.ruleset).where(Game.number == number)
+        ).first()
+    return (bool(row.low_luck), row.ruleset) if row is not None else (False, CLASSIC_RULESET)
 
 
 def started(session: Session, number: int, seq: int) -> None:

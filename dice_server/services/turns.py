@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudicator.battle.reading import CLASSIC_RULESET
 from adjudicator.declarations import check_report
 from adjudicator.names import power_label
 from adjudicator.notation import parse
@@ -84,6 +85,18 @@ class TurnState:
 
     def json(self) -> dict[str, Any]:
         return {"round": self.round, "power": self.power, "phase": self.phase}
+
+
+def classic_turns(game: Game) -> None:
+    """Refuse a game whose ruleset is not Classic: the service reads and checks Classic turns
+    and positions only (a Big World game is played with the dice server alone)."""
+    if game.ruleset != CLASSIC_RULESET:
+        raise Conflict(
+            f"game {game.number} is played by the {game.ruleset} ruleset: the service keeps "
+            "positions and checks turns of Classic games only (roll its battles on the dice "
+            "server)",
+            "game",
+        )
 
 
 def player_of(game: Game | Any, power: Power) -> int:
@@ -206,6 +219,7 @@ def _plan(session: Session, number: int, actor: Actor, body: str, turn: Turn) ->
     assert game is not None
     if game.status != "active":
         raise Conflict(f"game {number} is {game.status}: no more turns are accepted")
+    classic_turns(game)
     row = turn_row(session, number)
     mover = _power(row.power)
     power = turn.power or mover
@@ -404,6 +418,7 @@ def game_position(
             raise NotFound(f"there is no game {number}: check the game number", "game")
         if viewer is not None:
             check_participant(number, {game.axis_id, game.allies_id, game.mentor_id}, viewer)
+        classic_turns(game)
         if at is not None:
             if at < 1 or at > (game.head_seq or 0):
                 raise InvalidRequest(

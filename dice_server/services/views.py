@@ -72,6 +72,9 @@ class GameSummary:
     """When the newest ledger entry was stamped."""
     clock: GameClock | None = None
     """Whom an active game waits for and since when (the turn clock)."""
+    ruleset: str = "classic"
+    """The rules its battle rounds are thrown and read by (``big_world_1942``: Big World's
+    units on the roller)."""
 
     @property
     def waiting_since(self) -> str:
@@ -128,6 +131,7 @@ def _summary(
         mover_side=_side(turn.power),
         last_at=last_at,
         clock=clock,
+        ruleset=game.ruleset,
     )
 
 

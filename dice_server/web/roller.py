@@ -10,8 +10,10 @@ from collections.abc import Callable
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_login import login_required
 
+from adjudicator.battle.reading import RULESET
 from dice_server.errors import ServiceError
 from dice_server.kinds import WRITTEN, EntryKind
+from dice_server.kinds.big_world import BigWorldBattleForm
 from dice_server.services.entries import Retry
 from dice_server.services.proposals import RulingRoll, ruling_rolls
 from dice_server.services.rolls import write
@@ -24,8 +26,7 @@ bp = Blueprint("roller", __name__)
 
 
 def _page(kind: EntryKind) -> Callable[[int], Page]:
-    form_class = kind.form
-    assert form_class is not None
+    assert kind.form is not None
 
     def view(number: int) -> Page:
         member = me()
@@ -34,6 +35,10 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
             service_context(), number, member, battles=kind.name == "roll", chosen=chosen
         )
         summary = page.summary
+        form_class = kind.form
+        if kind.name == "roll" and summary.ruleset == RULESET:
+            form_class = BigWorldBattleForm
+        assert form_class is not None
         # A roll in an ended game is refused (the service says so on a POST); the page says
         # it before anyone fills in the form. Notes still reach an ended game.
         ended = not kind.while_ended and summary.status != "active"

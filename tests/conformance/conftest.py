@@ -8,8 +8,10 @@ the rule text (a list the engine holds as data) read the rule text itself from `
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +23,16 @@ def _rule_text(name: str) -> str:
     if not path.is_file():
         pytest.fail(f"{path} is missing: the conformance tests need ../shared beside the project")
     return path.read_text(encoding="utf-8")
+
+
+def docstring_quotes(namespace: Mapping[str, Any]) -> list[str]:
+    """Every "..." quoted in the docstring of a test class of a module (its ``globals()``),
+    whitespace made single spaces: the module checks each is in its rule text."""
+    found = []
+    for name, obj in list(namespace.items()):
+        if name.startswith("Test") and isinstance(obj, type) and obj.__doc__:
+            found += re.findall(r'"([^"]+)"', " ".join(obj.__doc__.split()))
+    return found
 
 
 @pytest.fixture(scope="session")

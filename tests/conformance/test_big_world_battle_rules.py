@@ -10,7 +10,6 @@ hits when it shows the unit's number or less. The quotes are checked against the
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ import pytest
 from adjudicator.battle import resolve_json
 from adjudicator.battle.errors import BattleInputError
 from tests.big_world import big_world_document as bw
+from tests.conformance.conftest import docstring_quotes
 
 # --------------------------------------------------------------------------------------
 # Helpers
@@ -703,15 +703,6 @@ class TestClassicUnchanged:
 # --------------------------------------------------------------------------------------
 
 
-def class_docstring_quotes() -> list[str]:
-    """Every "..." quoted in a test class's docstring of this module."""
-    found = []
-    for name, obj in list(globals().items()):
-        if name.startswith("Test") and isinstance(obj, type) and obj.__doc__:
-            found += re.findall(r'"([^"]+)"', " ".join(obj.__doc__.split()))
-    return found
-
-
-@pytest.mark.parametrize("quote", class_docstring_quotes(), ids=lambda q: q[:40])
+@pytest.mark.parametrize("quote", docstring_quotes(globals()), ids=lambda q: q[:40])
 def test_the_rules_quoted_are_in_the_rule_book(quote: str, triplea_rule_book: str) -> None:
     assert " ".join(quote.split()) in " ".join(triplea_rule_book.split())
