@@ -95,7 +95,9 @@ def group_line(group: Data) -> str:
         "best_of": f", each unit's better of {group.get('best_of')} dice counting",
     }
     extra = "".join(text for key, text in notes.items() if key in group)
-    opening = {"subs": " opening shot", "bombardment": " bombardment"}.get(group.get("fire"), "")
+    opening = {"subs": " opening shot", "bombardment": " bombardment"}.get(
+        str(group.get("fire")), ""
+    )
     return (
         f"{label}{opening} x{group['count']} (hit on {group['hit_on']} or less){extra}: "
         f"{dice_text(group['dice'])} -> {group['hits']} hit(s) as thrown"
