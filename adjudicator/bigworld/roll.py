@@ -321,11 +321,48 @@ def big_world_layout(
 def big_world_roll_document(data: Mapping[str, Any]) -> dict[str, Any]:
     """The Big World battle document of one roll entry's data, read as the first round of a
     battle of the units it lists (:mod:`adjudicator.bigworld.reading`)."""
+    return big_world_battle_document([data])
+
+
+def big_world_battle_document(rolls: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The Big World battle document of the roll entries of one battle, in the order rolled
+    (their data): the first entry's units are the battle's forces, each entry a round (the
+    ledger's order is the order rolled; the round numbers entered are not used); the AA gun
+    and the bombardment are the first entry's, when it threw them."""
+    first = rolls[0]
     stats = big_world_rules().stats
-    attacker = _counts(data.get("attacker"))
-    defender = _counts(data.get("defender"))
-    bombard = _counts(data.get("bombard"))
+    attacker = _counts(first.get("attacker"))
+    defender = _counts(first.get("defender"))
+    bombard = _counts(first.get("bombard"))
     sea = any(stats[W(u)].domain is Domain.SEA for u in (*attacker, *defender) if u in _UNITS)
+    rounds = [_round_of(data) for data in rolls]
+    techs: dict[str, list[str]] = {"attacker": [], "defender": []}
+    options = {o for data in rolls for o in data.get("options") or () if isinstance(o, str)}
+    for option in sorted(options):
+        if option in _TECH_OF_OPTION:
+            side, tech = _TECH_OF_OPTION[option]
+            techs[side].append(_TECH_NAMES[tech])
+    if "aa" not in rounds[0]:
+        defender.pop("AA", None)  # a later round: the AA gun fired before round 1
+    amphibious = bool(rounds[0].get("bombard"))
+    if amphibious:
+        for unit, n in bombard.items():
+            attacker[unit] = attacker.get(unit, 0) + n
+    return {
+        "version": 1,
+        "ruleset": RULESET,
+        "name": str(first.get("battle", "")),
+        "kind": "sea" if sea else "land",
+        "amphibious": int(amphibious),
+        "attacker": attacker,
+        "defender": defender,
+        "technologies": techs,
+        "rounds": rounds,
+    }
+
+
+def _round_of(data: Mapping[str, Any]) -> dict[str, Any]:
+    """One roll entry's groups as a round of a battle document."""
     rnd: dict[str, Any] = {}
     for group in data.get("groups") or ():
         side, unit, dice = group.get("side"), group.get("unit"), list(group.get("dice", []))
@@ -335,28 +372,7 @@ def big_world_roll_document(data: Mapping[str, Any]) -> dict[str, Any]:
             rnd.setdefault("bombard", {}).setdefault(unit, []).extend(dice)
         else:
             rnd.setdefault(side, {}).setdefault(unit, []).extend(dice)
-    techs: dict[str, list[str]] = {"attacker": [], "defender": []}
-    for option in data.get("options") or ():
-        if option in _TECH_OF_OPTION:
-            side, tech = _TECH_OF_OPTION[option]
-            techs[side].append(_TECH_NAMES[tech])
-    if "aa" not in rnd:
-        defender.pop("AA", None)  # a later round: the AA gun fired before round 1
-    amphibious = bool(rnd.get("bombard"))
-    if amphibious:
-        for unit, n in bombard.items():
-            attacker[unit] = attacker.get(unit, 0) + n
-    return {
-        "version": 1,
-        "ruleset": RULESET,
-        "name": str(data.get("battle", "")),
-        "kind": "sea" if sea else "land",
-        "amphibious": int(amphibious),
-        "attacker": attacker,
-        "defender": defender,
-        "technologies": techs,
-        "rounds": [rnd],
-    }
+    return rnd
 
 
 _UNITS = frozenset(u.value for u in BigWorldUnit)

@@ -17,6 +17,8 @@ have been rolled", so the round numbers entered are not used):
 - AA dice go to the round's ``aa`` (the attacker's order of loss picks the aircraft they
   remove, :func:`adjudicator.battle.casualties.aa_casualties`), support shots to
   ``bombard``, every other group to its side's dice for its unit;
+- a Big World game's entries (``"ruleset": "big_world_1942"``) are read by its rules
+  (:func:`adjudicator.bigworld.roll.big_world_battle_document`), each entry a round;
 - technologies come from every entry's options; orders of loss are the IAAPA defaults (no
   special orders are read from the ledger yet), and nobody named casualties, withdrew or
   retreated: a battle still going on after the last entry ``continues``.
@@ -29,7 +31,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.battle import BattleInputError, RoundResult, read_battle, resolve, resolve_json
-from adjudicator.battle.reading import VERSION
+from adjudicator.battle.reading import CLASSIC_RULESET, RULESET, VERSION
+from adjudicator.bigworld.resolve import resolve_big_world
+from adjudicator.bigworld.roll import big_world_battle_document
 from adjudicator.names import technology_label
 from adjudicator.rolls.battle import ATTACKER_TECH, DEFENDER_TECH
 from adjudicator.rolls.lowluck import stopped_by_aa
@@ -171,6 +175,11 @@ def battle_document(entries: Sequence[Entry]) -> dict[str, Any]:
                     f"of entry #{seqs[0]}: replay the entries of one battle"
                 ),
             )
+    rulesets = {_data(entry).get("ruleset", CLASSIC_RULESET) for entry in ordered}
+    if len(rulesets) > 1:
+        raise EntryError(None, "rounds thrown by Classic and Big World rules cannot be one battle")
+    if first.get("ruleset") == RULESET:
+        return big_world_battle_document([_data(entry) for entry in ordered])
     start = seqs[0]
     attacker = _units(first, "attacker", start)
     defender = _units(first, "defender", start)
@@ -222,7 +231,12 @@ def replay(entries: Sequence[Entry]) -> dict[str, object]:
     Raises :class:`EntryError` or a :class:`~adjudicator.battle.BattleInputError` (both
     ``ValueError``) when the entries cannot be read as one battle.
     """
-    return resolve_json(battle_document(entries))
+    doc = battle_document(entries)
+    if doc.get("ruleset") == RULESET:
+        # Thrown for every unit listed before any was lost: the dice of units lost before
+        # they fire are void (:mod:`adjudicator.bigworld.roll`).
+        return resolve_big_world(doc, void=True)
+    return resolve_json(doc)
 
 
 @dataclass(frozen=True)

@@ -276,3 +276,51 @@ def test_pbem_game_create_ruleset(app: Flask, league: League) -> None:
     refused = pbem_cli(app, *args, "--ruleset", "big_world_1942", "--low-luck")
     assert refused.exit_code != 0
     assert "Classic games only" in refused.output
+
+
+def test_pbem_battle_replay_reads_big_world_rounds(
+    client: FlaskClient, ctx: ServiceContext, league: League, big_world_game: int, tmp_path: Path
+) -> None:
+    """Two rounds of one Big World battle replayed from the exported ledger: the first
+    entry's units are the forces, each entry a round, read by Big World's rules (the
+    fighter's AA dice in round 1 only)."""
+    from click.testing import CliRunner
+
+    from dice_server.cli import main
+    from dice_server.services.games import export_ledger
+
+    # Too many on each side for either to be wiped out in one round.
+    forces = {
+        "attacker": [
+            {"unit": "INF", "count": 25},
+            {"unit": "ART", "count": 2},
+            {"unit": "FTR", "count": 1},
+        ],
+        "defender": [{"unit": "INF", "count": 20}, {"unit": "AA", "count": 1}],
+    }
+    seqs = []
+    for round_ in (1, 2):
+        got = client.post(
+            f"/api/v1/games/{big_world_game}/rolls",
+            json=attack(round=round_, **forces),
+            headers=league.auth("axis"),
+        )
+        assert got.status_code == 201
+        seqs.append(str(bodies(client, league, big_world_game)[-1]["seq"]))
+    path = tmp_path / "ledger.json"
+    path.write_text(json.dumps(export_ledger(ctx, big_world_game, None)))
+    args = ["battle", "replay", str(path), "--seq", seqs[0], "--seq", seqs[1]]
+    document = CliRunner().invoke(main, [*args, "--document"])
+    assert document.exit_code == 0, document.output
+    doc = json.loads(document.output)
+    assert doc["ruleset"] == "big_world_1942" and len(doc["rounds"]) == 2
+    assert "aa" in doc["rounds"][0] and "aa" not in doc["rounds"][1]
+    done = CliRunner().invoke(main, [*args, "--json"])
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.output)
+    assert result["ruleset"] == "big_world_1942"
+    assert result["start"]["attacker"] == {"INF": 25, "ART": 2, "FTR": 1}
+    assert len(result["rounds"]) == 2 and result["outcome"] == "continues"
+    assert result["rounds"][1]["aa_hits"] == 0
+    text = CliRunner().invoke(main, args)
+    assert text.exit_code == 0 and "Round 2" in text.output, text.output
