@@ -378,3 +378,26 @@ def logged_in(app: Flask, ctx: ServiceContext, address: str) -> FlaskClient:
     with client.session_transaction() as cookie:
         cookie["_user_id"] = member.get_id()
     return client
+
+
+def verify_game(client: Any, league: Any, game: int, tmp_path: Any) -> Any:
+    """Run the standalone verifier (``dice_server/verifier.py``, as a player would, in its
+    own process) on game ``game``'s ledger and the published keys, both fetched through the
+    API into ``tmp_path``; the finished process (``returncode``, ``stdout``)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    verifier = Path(__file__).resolve().parents[1] / "dice_server" / "verifier.py"
+    ledger = client.get(f"/api/v1/games/{game}/ledger", headers=league.auth("axis"))
+    keys = client.get("/api/v1/keys")
+    (tmp_path / "ledger.json").write_text(json.dumps(ledger.get_json()))
+    (tmp_path / "keys.json").write_text(json.dumps(keys.get_json()))
+    return subprocess.run(
+        [sys.executable, str(verifier), "ledger.json", "--keys", "keys.json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import email
 import json
-import subprocess
-import sys
 from email import policy
 from pathlib import Path
 from typing import Any
@@ -21,9 +19,8 @@ from flask.testing import FlaskClient
 from dice_server.mail.delivery import deliver_due
 from dice_server.services import ServiceContext
 from dice_server.services.games import create_game, end_game
-from tests.conftest import League, logged_in, pbem_cli
+from tests.conftest import League, logged_in, pbem_cli, verify_game
 
-VERIFIER = Path(__file__).resolve().parents[2] / "dice_server" / "verifier.py"
 USSR_PRE = (
     Path(__file__).resolve().parents[1] / "data" / "turns" / "02-ussr-r1-precombat.txt"
 ).read_text()
@@ -250,17 +247,7 @@ def test_the_standalone_verifier_recomputes_big_world_dice(
         )
         assert got.status_code == 201, got.get_json()
     end_game(ctx, big_world_game, status="finished", winner="axis")
-    ledger = client.get(f"/api/v1/games/{big_world_game}/ledger", headers=league.auth("axis"))
-    keys = client.get("/api/v1/keys")
-    (tmp_path / "ledger.json").write_text(json.dumps(ledger.get_json()))
-    (tmp_path / "keys.json").write_text(json.dumps(keys.get_json()))
-    done = subprocess.run(
-        [sys.executable, str(VERIFIER), "ledger.json", "--keys", "keys.json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
-    )
+    done = verify_game(client, league, big_world_game, tmp_path)
     assert done.returncode == 0, done.stdout
     assert "3 of 3 rolls under the commitment of entry 1 recomputed" in done.stdout
     reveal = bodies(client, league, big_world_game)[-1]["data"]

@@ -6,8 +6,6 @@ the remainder dice, which the standalone verifier recomputes once the seed is re
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +14,7 @@ from flask.testing import FlaskClient
 
 from dice_server.services import ServiceContext
 from dice_server.services.games import end_game
-from tests.conftest import League, battle, logged_in, pbem_cli
-
-VERIFIER = Path(__file__).resolve().parents[2] / "dice_server" / "verifier.py"
+from tests.conftest import League, battle, logged_in, pbem_cli, verify_game
 
 
 def bodies(client: FlaskClient, league: League, game: int) -> list[dict[str, Any]]:
@@ -102,17 +98,7 @@ def test_the_standalone_verifier_recomputes_the_low_luck_dice(
         )
         assert got.status_code == 201
     end_game(ctx, low_luck_game, status="finished", winner="allies")
-    ledger = client.get(f"/api/v1/games/{low_luck_game}/ledger", headers=league.auth("axis"))
-    keys = client.get("/api/v1/keys")
-    (tmp_path / "ledger.json").write_text(json.dumps(ledger.get_json()))
-    (tmp_path / "keys.json").write_text(json.dumps(keys.get_json()))
-    done = subprocess.run(
-        [sys.executable, str(VERIFIER), "ledger.json", "--keys", "keys.json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
-    )
+    done = verify_game(client, league, low_luck_game, tmp_path)
     assert done.returncode == 0, done.stdout
     assert "3 of 3 rolls under the commitment of entry 1 recomputed" in done.stdout
 
