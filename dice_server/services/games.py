@@ -214,6 +214,18 @@ def new_game(session: Session, ctx: ServiceContext, spec: NewGame) -> SignedEntr
     )
 
 
+def classic_turns(game: Game) -> None:
+    """Refuse a game whose ruleset is not Classic: the service reads and checks Classic turns
+    and positions only (a Big World game is played with the dice server alone)."""
+    if game.ruleset != CLASSIC_RULESET:
+        raise Conflict(
+            f"game {game.number} is played by the {game.ruleset} ruleset: the service keeps "
+            "positions and checks turns of Classic games only (roll its battles on the dice "
+            "server)",
+            "game",
+        )
+
+
 def recipients(game: Game) -> Envelope:
     """A game's mail goes to its players, Cc its mentor."""
     return Envelope.each_once(

@@ -25,7 +25,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudicator.battle.reading import CLASSIC_RULESET
 from adjudicator.declarations import check_report
 from adjudicator.names import power_label
 from adjudicator.notation import parse
@@ -43,7 +42,7 @@ from dice_server.requests import check_fields, text
 from dice_server.services import ServiceContext
 from dice_server.services.battles import Body, attacker_email, entries_since, verdicts
 from dice_server.services.entries import Actor, Also, Retry, Who, record
-from dice_server.services.games import check_participant
+from dice_server.services.games import check_participant, classic_turns
 from dice_server.services.positions import (
     PRE_COMBAT,
     digest,
@@ -85,18 +84,6 @@ class TurnState:
 
     def json(self) -> dict[str, Any]:
         return {"round": self.round, "power": self.power, "phase": self.phase}
-
-
-def classic_turns(game: Game) -> None:
-    """Refuse a game whose ruleset is not Classic: the service reads and checks Classic turns
-    and positions only (a Big World game is played with the dice server alone)."""
-    if game.ruleset != CLASSIC_RULESET:
-        raise Conflict(
-            f"game {game.number} is played by the {game.ruleset} ruleset: the service keeps "
-            "positions and checks turns of Classic games only (roll its battles on the dice "
-            "server)",
-            "game",
-        )
 
 
 def player_of(game: Game | Any, power: Power) -> int:

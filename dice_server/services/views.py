@@ -25,7 +25,7 @@ from dice_server.ledger import Chain
 from dice_server.models import Game, GameTurn, LedgerEntry, Member
 from dice_server.services import ServiceContext
 from dice_server.services.battle_states import BattleState, battle_states
-from dice_server.services.games import check_participant
+from dice_server.services.games import check_participant, classic_turns
 from dice_server.services.outbox import mail_states
 from dice_server.services.paging import PAGE_ENTRIES, Pager, read_page
 from dice_server.services.positions import PRE_COMBAT, genesis_position
@@ -401,7 +401,7 @@ class BoardPicture:
 def board_svg(ctx: ServiceContext, number: int, viewer: Member) -> BoardPicture:
     """The game's current position drawn as the board (an SVG document)."""
     with reading(ctx.sessions) as session:
-        viewed_game(session, number, viewer)
+        classic_turns(viewed_game(session, number, viewer))
         row = session.get(GameTurn, number)
         position = (
             load_json(json.loads(row.position), checked=False) if row else _start(session, number)

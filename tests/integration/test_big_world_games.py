@@ -196,6 +196,19 @@ def test_turns_and_positions_are_classic_only(
     assert position.status_code == 409
 
 
+def test_the_game_pages_draw_no_classic_board_for_it(
+    app: Flask, ctx: ServiceContext, league: League, big_world_game: int
+) -> None:
+    page_client = logged_in(app, ctx, "axis@example.org")
+    page = page_client.get(f"/games/{big_world_game}").get_data(as_text=True)
+    assert "Rules: Big World 1942" in page
+    assert f"/games/{big_world_game}/board" not in page
+    assert "to move" not in page
+    assert page_client.get(f"/games/{big_world_game}/board.svg").status_code == 409
+    listed = page_client.get("/").get_data(as_text=True)
+    assert "Big World 1942" in listed
+
+
 def test_the_roller_page_offers_big_world_units(
     app: Flask, ctx: ServiceContext, league: League, big_world_game: int
 ) -> None:
