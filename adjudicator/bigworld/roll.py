@@ -37,6 +37,7 @@ from adjudicator.battle.reading import RULESET
 from adjudicator.bigworld.combat import AA_HIT_ON, SIDES_OF_A_DIE, BigWorldTech
 from adjudicator.bigworld.resolve import resolve_big_world
 from adjudicator.bigworld.units import AIRCRAFT_TYPES, BigWorldUnit, big_world_rules
+from adjudicator.powers import Alliance
 from adjudicator.units import Domain
 
 W = BigWorldUnit
@@ -91,6 +92,19 @@ BIG_WORLD_COUNTRIES: Mapping[str, str] = MappingProxyType(
 )
 """The six powers of Big World 1942 (its ``playerList``: Russians, Germans, British, Chinese,
 Japanese, Americans) by the names players write, to the name a roll records."""
+
+BIG_WORLD_ALLIANCES: Mapping[str, Alliance] = MappingProxyType(
+    {
+        "USSR": Alliance.ALLIES,
+        "Germany": Alliance.AXIS,
+        "UK": Alliance.ALLIES,
+        "China": Alliance.ALLIES,
+        "Japan": Alliance.AXIS,
+        "USA": Alliance.ALLIES,
+    }
+)
+"""Each Big World power by its recorded name, in turn order, with its alliance
+(``big_world_1942.xml``'s ``alliance`` of each player)."""
 
 
 class BigWorldRollError(ValueError):

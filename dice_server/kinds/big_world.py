@@ -13,6 +13,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired
 
 from adjudicator.bigworld.roll import (
+    BIG_WORLD_ALLIANCES,
     BIG_WORLD_ROLL_OPTIONS,
     BigWorldListing,
     BigWorldRoll,
@@ -37,7 +38,7 @@ from dice_server.requests import (
     text,
 )
 
-COUNTRIES = ("USSR", "Germany", "UK", "China", "Japan", "USA")
+COUNTRIES = tuple(BIG_WORLD_ALLIANCES)
 """Big World's six powers as a roll records them, in its turn order."""
 ATTACKING = ("INF", "ART", "ARM", "FTR", "BMB", "TRN", "SUB", "DD", "CA", "AC", "BB")
 """The units that may attack, in chart order (a form's boxes)."""

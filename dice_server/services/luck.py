@@ -29,6 +29,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from adjudicator.bigworld.roll import BIG_WORLD_ALLIANCES
 from adjudicator.luck import ImpossibleThrow, Luck, Throw, low_luck_volley, luck_of, running_luck
 from adjudicator.names import power_label
 from adjudicator.powers import Alliance, Power
@@ -42,7 +43,7 @@ from dice_server.services.games import SIDES, check_participant
 ALLIANCE_SIDE = {Alliance.AXIS: "axis", Alliance.ALLIES: "allies"}
 POWER_SIDE = {
     **{power_label(power): ALLIANCE_SIDE[power.alliance] for power in Power},
-    "China": "allies",
+    **{name: ALLIANCE_SIDE[alliance] for name, alliance in BIG_WORLD_ALLIANCES.items()},
 }
 """The player's side of each power, by the name a roll records it under (Big World 1942's
 China too)."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import func, select
 
+from adjudicator.battle.reading import CLASSIC_RULESET
 from adjudicator.ratings import K_FACTOR, SCALE, START, rate
 from dice_server.db import reading
 from dice_server.models import Game, LedgerEntry, Member
@@ -28,6 +29,7 @@ RATED_GAMES = (
         Game.status.in_(RATED_STATUSES),
         Game.variant.is_(None),
         Game.low_luck.is_(False),  # Low Luck is not the MB 2nd edition's dice: a variant
+        Game.ruleset == CLASSIC_RULESET,  # nor are Big World 1942's rules
         Game.winner.in_(("axis", "allies")),
     )
     .order_by(ENDED.c.at, Game.number)

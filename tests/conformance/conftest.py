@@ -48,6 +48,12 @@ def triplea_rule_book() -> str:
 
 
 @pytest.fixture(scope="session")
+def triumph_of_the_will() -> str:
+    """The Triumph of the Will rules of play, as text."""
+    return _rule_text("triumph-of-the-will-rules.txt")
+
+
+@pytest.fixture(scope="session")
 def rule_section(rules_text: str) -> Callable[[str, str], str]:
     """A function giving the rule text from the first ``start`` up to the next ``end``."""
 

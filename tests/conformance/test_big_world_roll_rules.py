@@ -9,7 +9,6 @@ against the rule book.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,18 +23,9 @@ from adjudicator.bigworld.roll import (
 )
 from adjudicator.bigworld.units import BigWorldUnit as W
 from tests.conformance.conftest import docstring_quotes
+from tests.dice import fixed
 
 HEADER = BigWorldRollHeader(round=1, turn=3, country="Germany")
-
-
-def fixed(values: list[int]) -> Callable[[int], list[int]]:
-    """A ``draw`` giving exactly these dice (the test fails if the roll wants another count)."""
-
-    def draw(n: int) -> list[int]:
-        assert n == len(values), f"the roll throws {n} dice, the case gives {len(values)}"
-        return list(values)
-
-    return draw
 
 
 def thrown(roll: BigWorldRoll, dice: list[int]) -> dict[str, Any]:
@@ -221,3 +211,13 @@ class TestRefused:
 @pytest.mark.parametrize("quote", docstring_quotes(globals()), ids=lambda q: q[:40])
 def test_the_rules_quoted_are_in_the_rule_book(quote: str, triplea_rule_book: str) -> None:
     assert " ".join(quote.split()) in " ".join(triplea_rule_book.split())
+
+
+def test_the_powers_and_their_alliances_are_the_game_files() -> None:
+    """The six powers a Big World roll names are ``big_world_1942.xml``'s players, each in
+    the alliance the file gives it (China is an Ally: its dice count for the Allies' luck)."""
+    from adjudicator.bigworld.roll import BIG_WORLD_ALLIANCES, big_world_country
+    from adjudicator.boards.shipped import big_world
+
+    players = {big_world_country(p.name): p.alliance for p in big_world().players}
+    assert players == {name: a.value for name, a in BIG_WORLD_ALLIANCES.items()}

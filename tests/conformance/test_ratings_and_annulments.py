@@ -106,3 +106,22 @@ def test_a_low_luck_game_is_a_variant_recorded_in_the_register_and_not_rated(
     dice = _game(ctx, "ann", "bob")  # the same players by dice: rated
     assert json.loads(end_game(ctx, dice, status="finished", winner="axis").body)["data"]["rated"]
     assert [r["games"] for r in client.get("/api/v1/ratings").get_json()["ratings"]] == [1, 1]
+
+
+def test_a_big_world_game_moves_no_rating(
+    ctx: ServiceContext, client: FlaskClient, rules_text: str
+) -> None:
+    """IAAPA Variants: "A variant game is a game where the MB 2nd Edition rules with the
+    Association clarifications are not followed. ... Your 2nd edition ratings or ranking
+    calculations will not affect by variant game play." A game played by TripleA's Big World
+    1942 rules is not a 2nd edition game: it is recorded, and rated by nobody."""
+    for quote in (
+        "A variant game is a game where the MB 2nd Edition rules with the Association "
+        "clarifications are not followed.",
+        "Your 2nd edition ratings or ranking calculations will not affect by variant game play.",
+    ):
+        assert quote in rules_text
+    _members(ctx)
+    number = _game(ctx, "ann", "bob", ruleset="big_world_1942")
+    end_game(ctx, number, status="finished", winner="axis")
+    assert client.get("/api/v1/ratings").get_json()["ratings"] == []

@@ -7,7 +7,6 @@ quote in a test class's docstring is checked against the rule text.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,40 +20,7 @@ from adjudicator.triumph_will import (
     describe_will_battle,
 )
 from tests.conformance.conftest import docstring_quotes
-
-RULE_TEXT = (
-    Path(__file__).resolve().parents[2].parent
-    / "shared"
-    / "rules"
-    / "triumph-of-the-will-rules.txt"
-)
-
-
-def triumph_rule_text() -> str:
-    """The Triumph of the Will rules of play (Compass Games), as text."""
-    if not RULE_TEXT.is_file():
-        pytest.fail(f"{RULE_TEXT} is missing: the conformance tests need ../shared")
-    return RULE_TEXT.read_text(encoding="utf-8")
-
-
-class Dice:
-    """A ``draw`` handing out exactly these dice in order; ``left`` must end empty."""
-
-    def __init__(self, values: list[int]) -> None:
-        self.left = list(values)
-
-    def __call__(self, n: int) -> list[int]:
-        assert n <= len(self.left), f"the roll wants {n} more dice, the case has {self.left}"
-        out, self.left = self.left[:n], self.left[n:]
-        return out
-
-
-def thrown(roll: Any, values: list[int]) -> dict[str, Any]:
-    dice = Dice(values)
-    data: dict[str, Any] = roll.record("player@example.org", dice)
-    assert dice.left == [], "the roll threw fewer dice than the case gives"
-    assert data["dice"] == values
-    return data
+from tests.dice import thrown_in_order
 
 
 def unit(kind: str) -> dict[str, Any]:
@@ -147,7 +113,7 @@ class TestCombatExample:
         )
 
     def test_round_one_is_the_first_table(self) -> None:
-        data = thrown(self.roll(), list(self.DICE))
+        data = thrown_in_order(self.roll(), list(self.DICE))
         assert matchups(data)[:5] == [
             (1, 1, "A1", 2, "D1", 2, "A1"),
             (1, 2, "A2", 5, "D2", 4, "D2"),
@@ -157,7 +123,7 @@ class TestCombatExample:
         ]
 
     def test_the_modifiers_are_named_per_die(self) -> None:
-        groups = thrown(self.roll(), list(self.DICE))["groups"]
+        groups = thrown_in_order(self.roll(), list(self.DICE))["groups"]
         assert groups[0]["attacker"]["modifiers"] == [{"why": "tank attack", "add": 1}]
         assert groups[0]["defender"]["modifiers"] == []
         assert groups[1]["defender"]["modifiers"] == [{"why": "air", "add": 1}]
@@ -165,7 +131,7 @@ class TestCombatExample:
         assert groups[4]["attacker"]["modifiers"] == []
 
     def test_round_two_is_the_second_table(self) -> None:
-        data = thrown(self.roll(), list(self.DICE))
+        data = thrown_in_order(self.roll(), list(self.DICE))
         assert data["rounds"][1]["boxes"] == [
             {"box": 1, "attacker": ["A2", "A4"], "defender": ["D1"], "air": 1},
             {"box": 2, "attacker": ["A3"], "defender": ["D5"], "air": 1},
@@ -177,7 +143,7 @@ class TestCombatExample:
         ]
 
     def test_the_battle_ends_as_the_text_says(self) -> None:
-        data = thrown(self.roll(), list(self.DICE))
+        data = thrown_in_order(self.roll(), list(self.DICE))
         assert len(data["rounds"]) == 2
         assert data["winner"] == "Japanese"
         assert data["survivors"] == ["D1", "D5"]
@@ -187,7 +153,7 @@ class TestCombatExample:
         assert "D1 infantry army, D5 infantry army survive" in lines[-2]
 
     def test_groups_concatenate_to_the_dice(self) -> None:
-        data = thrown(self.roll(), list(self.DICE))
+        data = thrown_in_order(self.roll(), list(self.DICE))
         assert [d for g in data["groups"] for d in g["dice"]] == data["dice"]
 
 
@@ -214,7 +180,7 @@ class TestCombatSetUp:
         """Three attacking infantry armies on one defender: 3 against 4 eliminates A1;
         then 5 against 3 eliminates the defender, so A3 never rolls: four dice in all, and
         the battle is over after one round with A2 and A3 left."""
-        data = thrown(battle([box(["infantry"] * 3, ["infantry"])]), [3, 4, 5, 3])
+        data = thrown_in_order(battle([box(["infantry"] * 3, ["infantry"])]), [3, 4, 5, 3])
         assert matchups(data) == [
             (1, 1, "A1", 3, "D1", 4, "A1"),
             (1, 1, "A2", 5, "D1", 3, "D1"),
@@ -240,7 +206,7 @@ class TestModifiers:
                 "boxes": [box(["infantry", "infantry"], ["6SS"])],
             }
         )
-        data = thrown(roll, [3, 3, 4, 5])
+        data = thrown_in_order(roll, [3, 3, 4, 5])
         assert matchups(data) == [
             (1, 1, "A1", 3, "D1", 3, "A1"),
             (1, 1, "A2", 4, "D1", 5, "A2"),
@@ -250,7 +216,7 @@ class TestModifiers:
     def test_the_kido_butai_adds_one_defending(self) -> None:
         """A German fleet rolls 5 against the Kido Butai's 4 + 1 = 5: a tie, the defender
         wins."""
-        data = thrown(battle([box(["fleet"], ["KB"])]), [5, 4])
+        data = thrown_in_order(battle([box(["fleet"], ["KB"])]), [5, 4])
         assert matchups(data) == [(1, 1, "A1", 5, "D1", 5, "A1")]
         assert data["groups"][0]["defender"]["modifiers"] == [{"why": "Kido Butai", "add": 1}]
 
@@ -259,7 +225,7 @@ class TestModifiers:
         roll = WillBattleRoll.from_request(
             {"turn": 4, "side": "Japanese", "boxes": [box(["KB"], ["fleet"])]}
         )
-        assert matchups(thrown(roll, [4, 4])) == [(1, 1, "A1", 5, "D1", 4, "D1")]
+        assert matchups(thrown_in_order(roll, [4, 4])) == [(1, 1, "A1", 5, "D1", 4, "D1")]
 
     def test_the_kido_butai_is_japanese(self) -> None:
         with pytest.raises(WillRollError) as caught:
@@ -284,7 +250,7 @@ class TestAirpower:
             air_superiority="German",
             aircraft=2,
         )
-        data = thrown(roll, [2, 3, 3, 3])
+        data = thrown_in_order(roll, [2, 3, 3, 3])
         assert matchups(data) == [
             (1, 1, "A1", 3, "D1", 3, "A1"),
             (1, 1, "A2", 4, "D1", 3, "D1"),
@@ -319,7 +285,7 @@ class TestMomentum:
             aircraft=1,
             momentum=1,
         )
-        data = thrown(roll, [3, 4, 5, 2])
+        data = thrown_in_order(roll, [3, 4, 5, 2])
         assert matchups(data) == [
             (1, 1, "A1", 4, "D1", 4, "A1"),
             (1, 1, "A2", 7, "D1", 2, "D1"),
@@ -353,7 +319,7 @@ class TestAirSuperiority:
         roll = WillAirRoll.from_request(
             {"turn": 2, "side": "German", "german_hq": 2, "japanese_hq": 1}
         )
-        data = thrown(roll, [5, 6, 4])
+        data = thrown_in_order(roll, [5, 6, 4])
         assert data["winner"] == "German"
         assert data["aircraft"] == 7
 
@@ -362,7 +328,7 @@ class TestAirSuperiority:
         roll = WillAirRoll.from_request(
             {"turn": 2, "side": "Japanese", "german_hq": 1, "japanese_hq": 1}
         )
-        data = thrown(roll, [3, 3, 2, 6])
+        data = thrown_in_order(roll, [3, 3, 2, 6])
         assert [g["dice"] for g in data["groups"]] == [[3], [3], [2], [6]]
         assert (data["winner"], data["aircraft"]) == ("Japanese", 4)
 
@@ -371,7 +337,7 @@ class TestAirSuperiority:
         roll = WillAirRoll.from_request(
             {"turn": 2, "side": "German", "german_hq": 1, "japanese_hq": 0}
         )
-        data = thrown(roll, [1])
+        data = thrown_in_order(roll, [1])
         assert (data["winner"], data["aircraft"]) == ("German", 1)
 
 
@@ -389,7 +355,7 @@ class TestRebellion:
         roll = WillRebellionRoll.from_request(
             {"turn": 3, "side": "German", "area": "Brasil", "adjacent_rebellions": 2}
         )
-        data = thrown(roll, [4, 3])
+        data = thrown_in_order(roll, [4, 3])
         assert (data["rebellion"], data["markers"]) == (1, 3)
         assert data["groups"][0]["total"] == 6
 
@@ -397,7 +363,7 @@ class TestRebellion:
         roll = WillRebellionRoll.from_request(
             {"turn": 3, "side": "German", "area": "Brasil", "adjacent_rebellions": 0}
         )
-        data = thrown(roll, [5])
+        data = thrown_in_order(roll, [5])
         assert (data["rebellion"], data["markers"]) == (0, 0)
 
 
@@ -413,7 +379,7 @@ class TestAtomicAttack:
         roll = WillAtomicRoll.from_request(
             {"turn": 5, "side": "Japanese", "target": "Suez Canal", "area": "Africa Orientale"}
         )
-        assert thrown(roll, [die])["blast"] == blast
+        assert thrown_in_order(roll, [die])["blast"] == blast
 
     @pytest.mark.parametrize("target", ["Strait of Gibraltar", "rebels"])
     def test_immune_targets_are_refused(self, target: str) -> None:
@@ -423,6 +389,6 @@ class TestAtomicAttack:
 
 
 @pytest.mark.parametrize("quote", docstring_quotes(globals()), ids=lambda q: q[:40])
-def test_the_rules_quoted_are_in_the_rule_text(quote: str) -> None:
-    text = triumph_rule_text()
+def test_the_rules_quoted_are_in_the_rule_text(quote: str, triumph_of_the_will: str) -> None:
+    text = triumph_of_the_will
     assert " ".join(quote.split()) in " ".join(text.split())

@@ -26,18 +26,9 @@ from adjudicator.rolls import (
 )
 from adjudicator.units import Technology
 from adjudicator.units import UnitType as U
+from tests.dice import fixed
 
 HEADER = RollHeader(round=1, turn=2, power=Power.UK, comment="Attack #1")
-
-
-def fixed(values: list[int]) -> Callable[[int], list[int]]:
-    """Exactly the prepared dice, in one draw."""
-
-    def draw(n: int) -> list[int]:
-        assert n == len(values), f"asked for {n} dice, prepared {len(values)}"
-        return list(values)
-
-    return draw
 
 
 def stream(values: list[int]) -> Callable[[int], list[int]]:

@@ -28,27 +28,7 @@ from adjudicator.triumph_will import (
     describe_will_rebellion,
 )
 from adjudicator.triumph_will.battle import WillBattleUnit, WillUnit, _carry_air, _rearrange
-
-
-class Dice:
-    """A ``draw`` handing out exactly these dice in order; ``left`` must end empty."""
-
-    def __init__(self, values: list[int]) -> None:
-        self.left = list(values)
-        self.calls: list[int] = []
-
-    def __call__(self, n: int) -> list[int]:
-        assert n <= len(self.left), f"the roll wants {n} more dice, the case has {self.left}"
-        self.calls.append(n)
-        out, self.left = self.left[:n], self.left[n:]
-        return out
-
-
-def thrown(roll: Any, values: list[int]) -> dict[str, Any]:
-    dice = Dice(values)
-    data: dict[str, Any] = roll.record("player@example.org", dice)
-    assert dice.left == [], "the roll threw fewer dice than the case gives"
-    return data
+from tests.dice import PreparedDice, thrown_in_order
 
 
 def only_json_basics(value: Any) -> bool:
@@ -103,7 +83,7 @@ class TestEveryKind:
     def test_the_entry_holds_the_dice_in_groups(
         self, kind: str, request_: dict[str, Any], dice: list[int]
     ) -> None:
-        data = thrown(WILL_ROLL_KINDS[kind].from_request(request_), dice)
+        data = thrown_in_order(WILL_ROLL_KINDS[kind].from_request(request_), dice)
         assert data["system"] == "triumph-of-the-will"
         assert data["kind"] == kind
         assert (data["by"], data["sides"], data["turn"], data["side"]) == (
@@ -122,7 +102,7 @@ class TestEveryKind:
     def test_every_kind_reads_in_words(
         self, kind: str, request_: dict[str, Any], dice: list[int]
     ) -> None:
-        data = thrown(WILL_ROLL_KINDS[kind].from_request(request_), dice)
+        data = thrown_in_order(WILL_ROLL_KINDS[kind].from_request(request_), dice)
         lines = WILL_DESCRIBE[kind](data)
         assert lines
         assert all(isinstance(line, str) and line for line in lines)
@@ -191,7 +171,7 @@ class TestBattle:
             air_superiority="Japanese",
             aircraft=2,
         )
-        data = thrown(roll, [5, 2, 2, 4, 6, 3, 3, 2, 4, 3, 6, 1, 5, 3])
+        data = thrown_in_order(roll, [5, 2, 2, 4, 6, 3, 3, 2, 4, 3, 6, 1, 5, 3])
         assert totals(data) == [
             (1, 1, 5, 2, "D1"),
             (1, 2, 2, 4, "A2"),
@@ -212,7 +192,7 @@ class TestBattle:
         assert any("re-arranged" in line for line in lines)
 
     def test_the_dice_are_thrown_one_match_up_at_a_time(self) -> None:
-        dice = Dice([1, 6])
+        dice = PreparedDice([1, 6])
         battle([box(["infantry"], ["infantry"])]).record("x", dice)
         assert dice.calls == [2]
 
@@ -221,7 +201,7 @@ class TestBattle:
         were an infantry army"): 3+1 = 4 against 5 (A1 lost), 5+1 = 6 against 6 (a tie, the
         defender's, A2 lost): the United Nations hold the area."""
         roll = battle([box(["panzer"], ["rebel"]), box(["tank"], ["rebel"])])
-        data = thrown(roll, [3, 5, 5, 6])
+        data = thrown_in_order(roll, [3, 5, 5, 6])
         assert totals(data) == [(1, 1, 4, 5, "A1"), (1, 2, 6, 6, "A2")]
         assert (data["defender"], data["winner"]) == ("United Nations", "United Nations")
         assert data["units"]["attacker"][1]["unit"] == "panzer"
@@ -235,7 +215,7 @@ class TestBattle:
                 }
             ]
         )
-        data = thrown(roll, [4, 6])
+        data = thrown_in_order(roll, [4, 6])
         assert data["units"]["attacker"] == [{"id": "A1", "unit": "6SS", "name": "Sixth SS"}]
         assert any(
             "A1 Sixth SS (6th SS Panzer Army)" in line for line in describe_will_battle(data)
@@ -333,7 +313,7 @@ class TestAir:
     def test_the_higher_total_wins_the_difference(self) -> None:
         """German 4 against Japanese 1 + 2 = 3: the German has one aircraft."""
         roll = WillAirRoll.from_request({**HEADER, "german_hq": 1, "japanese_hq": 2})
-        data = thrown(roll, [4, 1, 2])
+        data = thrown_in_order(roll, [4, 1, 2])
         assert (data["winner"], data["aircraft"], data["throws"]) == ("German", 1, 1)
         assert data["groups"] == [
             {"player": "German", "throw": 1, "dice": [4], "total": 4},
@@ -343,7 +323,7 @@ class TestAir:
     def test_two_ties_then_a_winner(self) -> None:
         """6+6 = 12 twice a tie, then 1+1 = 2 against 6+6 = 12: ten Japanese aircraft."""
         roll = WillAirRoll.from_request({**HEADER, "german_hq": 2, "japanese_hq": 2})
-        data = thrown(roll, [6, 6, 6, 6, 3, 4, 5, 2, 1, 1, 6, 6])
+        data = thrown_in_order(roll, [6, 6, 6, 6, 3, 4, 5, 2, 1, 1, 6, 6])
         assert (data["winner"], data["aircraft"], data["throws"]) == ("Japanese", 10, 3)
         assert len(data["groups"]) == 6
         lines = describe_will_air(data)
@@ -369,7 +349,7 @@ class TestRebellion:
     def test_six_with_no_neighbours(self) -> None:
         """A bare 6 is a rebellion; the second die, 6, places six markers."""
         roll = WillRebellionRoll.from_request({**HEADER, "area": "Tibet", "adjacent_rebellions": 0})
-        data = thrown(roll, [6, 6])
+        data = thrown_in_order(roll, [6, 6])
         assert (data["rebellion"], data["markers"]) == (1, 6)
         assert data["groups"][0]["modifiers"] == []
         assert "place 6 revolt markers" in describe_will_rebellion(data)[1]
@@ -377,7 +357,7 @@ class TestRebellion:
     def test_neighbours_add_one_each(self) -> None:
         """1 + 4 adjacent rebellions = 5: no rebellion, no second die."""
         roll = WillRebellionRoll.from_request({**HEADER, "area": "Tibet", "adjacent_rebellions": 4})
-        data = thrown(roll, [1])
+        data = thrown_in_order(roll, [1])
         assert data["groups"][0]["total"] == 5
         assert data["rebellion"] == 0
         assert data["groups"][0]["modifiers"] == [{"why": "adjacent rebellions", "add": 4}]
@@ -407,7 +387,7 @@ class TestAtomic:
         roll = WillAtomicRoll.from_request(
             {**HEADER, "target": "army", "target_name": "3rd Panzer", "area": "Iran"}
         )
-        data = thrown(roll, [5])
+        data = thrown_in_order(roll, [5])
         assert data["blast"] == 1
         lines = describe_will_atomic(data)
         assert "the 3rd Panzer (army) in Iran" in lines[0]
@@ -415,7 +395,7 @@ class TestAtomic:
         assert "does not print that table" in lines[-1]
 
     def test_a_six_places_none(self) -> None:
-        data = thrown(WillAtomicRoll.from_request(HEADER), [6])
+        data = thrown_in_order(WillAtomicRoll.from_request(HEADER), [6])
         assert data["blast"] == 0
         assert "no blast marker" in describe_will_atomic(data)[1]
 
