@@ -78,6 +78,12 @@ def check_fields(payload: Any, allowed: set[str], required: set[str]) -> dict[st
     return payload
 
 
+def plain_fields(payload: Any) -> dict[str, Any]:
+    """A request of any fields, each a whole number, text, or a list or object of them
+    (the rules engine of another game system checks which fields it has)."""
+    return check_fields(payload, set(payload) if isinstance(payload, dict) else set(), set())
+
+
 _SEND = "send a whole number or text, or leave the field out"
 _FOREIGN = {bool: "true or false (a boolean)", type(None): "null", float: "a fraction"}
 

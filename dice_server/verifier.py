@@ -38,15 +38,25 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 FORMAT_VERSION = 1
-VERIFIER_VERSION = 2
+VERIFIER_VERSION = 3
 """This program's version. 2 reads every ledger 1 read, and Low Luck battle rounds
 (``low-luck-roll``), whose sure hits and remainder dice it recomputes; 1 calls them an
-unknown kind."""
+unknown kind. 3 reads every ledger 2 read, and the rolls of the other game systems
+(Triumph & Tragedy's ``tt-*`` and Triumph of the Will's ``will-*`` kinds), whose dice it
+recomputes like every roll's and whose sums it checks; 2 calls them an unknown kind."""
 ZERO_HASH = "0" * 64
 MAX_INT = 2**53
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 TIME_PATTERN = re.compile(r"\A\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z\Z")
-ROLL_KINDS = frozenset({"roll", "low-luck-roll", "tech-roll", "bombing-roll", "rocket-roll"})
+TT_KINDS = frozenset({"tt-combat-round", "tt-turn-order-roll"})
+WILL_KINDS = frozenset(
+    {"will-battle-roll", "will-air-roll", "will-rebellion-roll", "will-atomic-roll"}
+)
+ROLL_KINDS = (
+    frozenset({"roll", "low-luck-roll", "tech-roll", "bombing-roll", "rocket-roll"})
+    | TT_KINDS
+    | WILL_KINDS
+)
 SEED_KINDS = frozenset({"genesis", "commitment"})
 KINDS = ROLL_KINDS | SEED_KINDS | {"note", "submission", "ruling", "seed-reveal"}
 
@@ -471,6 +481,10 @@ class LedgerVerifier:
                 self._check_low_luck(where, data)
             else:
                 self._check_roll_shape(where, data)
+            if kind in WILL_KINDS:
+                self._check_will(where, data)
+            elif kind == "tt-combat-round":
+                self._check_tt_round(where, data)
         elif kind == "seed-reveal":
             self._check_reveal(where, data, open_seed)
 
@@ -531,6 +545,53 @@ class LedgerVerifier:
                 )
         if groups and grouped != dice:
             self.report.problems.append(f"{where}: the groups' dice are not the entry's dice")
+
+    def _check_will(self, where: str, data: dict[str, Any]) -> None:
+        """A Triumph of the Will roll adds up: each die's total is the die and its
+        modifiers, the higher total wins a match-up (the defender a tie, 10.4), an air
+        superiority throw's total is its dice, a rebellion breaks out on six or more (5.12)
+        and a blast marker is placed on one through five (11.2)."""
+        for index, group in enumerate(data.get("groups", [])):
+            name = f"{where}: group {index + 1}"
+            try:
+                gdice = group["dice"]
+                if "attacker" in group:
+                    totals = {}
+                    for position, role in enumerate(("attacker", "defender")):
+                        side = group[role]
+                        if side["die"] != gdice[position]:
+                            self.report.problems.append(f"{name} {role} die is not its dice's")
+                        totals[role] = side["die"] + sum(m["add"] for m in side["modifiers"])
+                        if side["total"] != totals[role]:
+                            self.report.problems.append(
+                                f"{name} {role} total is not its die and modifiers"
+                            )
+                    won = "attacker" if totals["attacker"] > totals["defender"] else "defender"
+                    if group["winner"] != won:
+                        self.report.problems.append(f"{name} winner is not the higher total")
+                elif "total" in group:
+                    total = sum(gdice) + sum(m["add"] for m in group.get("modifiers", []))
+                    if group["total"] != total:
+                        self.report.problems.append(f"{name} total is not its dice and modifiers")
+                    if "rebellion" in group and group["rebellion"] != int(total >= 6):
+                        self.report.problems.append(f"{name} rebellion is not six or more")
+                if "blast" in group and group["blast"] != int(gdice[0] <= 5):
+                    self.report.problems.append(f"{name} blast is not one through five")
+            except (AttributeError, IndexError, KeyError, TypeError):
+                self.report.problems.append(f"{name} is not a Triumph of the Will group")
+
+    def _check_tt_round(self, where: str, data: dict[str, Any]) -> None:
+        """A Triumph & Tragedy combat round adds up: each firing unit threw one die per CV
+        it had when it acted, and no more units were reduced than it scored hits."""
+        for index, group in enumerate(data.get("groups", [])):
+            name = f"{where}: group {index + 1}"
+            try:
+                if len(group["dice"]) != group["cv"]:
+                    self.report.problems.append(f"{name} did not throw one die per CV")
+                if len(group["reductions"]) > group["hits"]:
+                    self.report.problems.append(f"{name} reduced more units than it hit")
+            except (AttributeError, KeyError, TypeError):
+                self.report.problems.append(f"{name} is not a Triumph & Tragedy group")
 
     def _check_low_luck(self, where: str, data: dict[str, Any]) -> None:
         """A Low Luck round adds up: each group's power is its dice times its number, each

@@ -158,8 +158,18 @@ def game() -> None:
 
 
 @game.command("create")
-@click.option("--axis", required=True, help="Address of the member playing the Axis.")
-@click.option("--allies", required=True, help="Address of the member playing the Allies.")
+@click.option(
+    "--axis",
+    required=True,
+    help="Address of the member playing the Axis (in Triumph of the Will, the German "
+    "player; in Triumph & Tragedy, the Axis).",
+)
+@click.option(
+    "--allies",
+    required=True,
+    help="Address of the member playing the Allies (in Triumph of the Will, the Japanese "
+    "player; in Triumph & Tragedy, the West and the USSR).",
+)
 @click.option("--number", type=int, help="The league's game number (default: next free).")
 @click.option("--mentor", help="Address of the game's mentor.")
 @click.option("--variant", help="The variant played (variant games are not rated).")
@@ -184,6 +194,14 @@ def game() -> None:
     help="The rules its battle rounds are thrown and read by: Classic (A&A 2nd edition) or "
     "TripleA's Big World 1942 (rolls only: the service keeps no Big World position).",
 )
+@click.option(
+    "--system",
+    type=click.Choice(["aa-classic", "triumph-and-tragedy", "triumph-of-the-will"]),
+    default="aa-classic",
+    show_default=True,
+    help="The game system: Axis & Allies, or another system whose rolls alone the dice "
+    "server throws (only that system's roll kinds are accepted in the game).",
+)
 @refusals
 def game_create(
     axis: str,
@@ -195,6 +213,7 @@ def game_create(
     position_file: Path | None,
     low_luck: bool,
     ruleset: str,
+    system: str,
 ) -> None:
     """Create a game and its genesis entry; prints the game number."""
     from dice_server.services.games import create_game
@@ -211,6 +230,7 @@ def game_create(
         position=position,
         low_luck=low_luck,
         ruleset=ruleset,
+        system=system,
     )
     click.echo(f"game {entry.game_number} created; genesis at {entry.at}", err=True)
     click.echo(str(entry.game_number))

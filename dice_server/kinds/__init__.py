@@ -1,5 +1,6 @@
 """The registry of ledger entry kinds: one module a kind (:mod:`.battle`, :mod:`.tech`,
-:mod:`.bombing`, :mod:`.rocket`, :mod:`.note`, :mod:`.turn`, :mod:`.game`), each declaring an
+:mod:`.bombing`, :mod:`.rocket`, :mod:`.note`, :mod:`.turn`, :mod:`.game`; the other game
+systems' rolls in :mod:`.will` and :mod:`.tragedy`), each declaring an
 :class:`~dice_server.kinds.base.EntryKind`. The roll service, the JSON API's paths, the
 roller's pages and forms, the timeline and the mail all read it; the standalone verifier
 keeps its own frozen list of kinds, which a test holds equal to this one.
@@ -14,7 +15,18 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from dice_server.kinds import battle, bombing, game, note, rocket, ruling, tech, turn
+from dice_server.kinds import (
+    battle,
+    bombing,
+    game,
+    note,
+    rocket,
+    ruling,
+    tech,
+    tragedy,
+    turn,
+    will,
+)
 from dice_server.kinds.base import EntryKind
 
 REGISTRY: Mapping[str, EntryKind] = MappingProxyType(
@@ -32,6 +44,8 @@ REGISTRY: Mapping[str, EntryKind] = MappingProxyType(
             ruling.KIND,
             game.SEED_REVEAL,
             game.COMMITMENT,
+            *tragedy.KINDS,
+            *will.KINDS,
         )
     }
 )
@@ -44,6 +58,11 @@ WRITTEN = tuple(kind for kind in REGISTRY.values() if kind.read is not None)
 """The kinds a member writes, through the API, the roller or (later) mail."""
 
 BY_API_PATH: Mapping[str, EntryKind] = MappingProxyType({k.api_path: k for k in WRITTEN})
+
+
+def system_rolls(system: str) -> tuple[EntryKind, ...]:
+    """The roll kinds thrown in a game of ``system``, in the registry's order."""
+    return tuple(k for k in WRITTEN if k.rolls and k.system == system)
 
 
 def subject(number: int, seq: int, kind: str, data: Mapping[str, Any]) -> str:
@@ -64,4 +83,13 @@ def describe(kind: str, data: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-__all__ = ["BY_API_PATH", "REGISTRY", "ROLL_KINDS", "WRITTEN", "EntryKind", "describe", "subject"]
+__all__ = [
+    "BY_API_PATH",
+    "REGISTRY",
+    "ROLL_KINDS",
+    "WRITTEN",
+    "EntryKind",
+    "describe",
+    "subject",
+    "system_rolls",
+]

@@ -21,6 +21,9 @@ Data = Mapping[str, Any]
 
 SIDE = {"attacker": "Attacker", "defender": "Defender"}
 
+AA_SYSTEM = "aa-classic"
+"""The game system of the league's Axis & Allies (:mod:`dice_server.kinds.systems`)."""
+
 
 @dataclass(frozen=True)
 class EntryKind:
@@ -50,6 +53,12 @@ class EntryKind:
     """The roller page's form (a Flask-WTF form with ``nonce`` and ``payload()``)."""
     while_ended: bool = False
     """Still written once the game has ended (a dispute outlives the game)."""
+    system: str = AA_SYSTEM
+    """The game system whose games a roll of this kind is thrown in (a note, in any)."""
+    template: str = ""
+    """The roller page's template, if not ``roller_<page>.html``."""
+    example: str = ""
+    """A request of this kind, as JSON (the roller page of another system shows it)."""
 
 
 def dice_text(values: list[int]) -> str:

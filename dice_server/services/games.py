@@ -16,6 +16,7 @@ from adjudicator.position import Position, dump_json, initial
 from dice_server import dice, ledger
 from dice_server.db import reading, writing
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
+from dice_server.kinds.systems import AA_SYSTEM, GAME_SYSTEMS, RULES_NAMES, SYSTEM_NAMES, system_of
 from dice_server.ledger import Chain, SignedEntry
 from dice_server.models import Agreement, Game, Member
 from dice_server.services import ServiceContext
@@ -67,7 +68,8 @@ class NewGame:
     """Battle rounds are thrown by Low Luck (the genesis records ``"low_luck": 1``)."""
     ruleset: str = CLASSIC_RULESET
     """The rules its battle rounds are thrown and read by (the genesis records any but
-    Classic's)."""
+    Classic's): an Axis & Allies ruleset, or the name of another game system (the genesis
+    records it as ``"system"``)."""
 
 
 def create_game(
@@ -82,24 +84,39 @@ def create_game(
     position: Any = None,
     low_luck: bool = False,
     ruleset: str = CLASSIC_RULESET,
+    system: str = AA_SYSTEM,
 ) -> SignedEntry:
     """Create a game and its genesis entry, which commits to the game's dice seed and names
     the position it starts from (``position``: a position document, for variants and games
     moved from elsewhere; default: the Classic initial position); with ``low_luck`` its
     battle rounds are thrown by Low Luck. A ``ruleset`` other than Classic (Big World 1942)
     throws and reads its battle rounds by its own rules and keeps no position: the service
-    checks Classic turns only."""
+    checks Classic turns only. A game of another ``system`` (Triumph & Tragedy, Triumph of
+    the Will) is played with that system's rolls alone; its ``ruleset`` column names the
+    system."""
     if number is not None and not 1 <= number <= MAX_GAME_NUMBER:
         raise InvalidRequest(f"number: must be from 1 to {MAX_GAME_NUMBER}", "number")
+    if system not in GAME_SYSTEMS:
+        raise InvalidRequest(
+            f"system: unknown game system {system!r}; use {' or '.join(GAME_SYSTEMS)}", "system"
+        )
     if ruleset not in RULESETS:
         raise InvalidRequest(
             f"ruleset: unknown ruleset {ruleset!r}; use {' or '.join(RULESETS)}", "ruleset"
         )
+    if system != AA_SYSTEM:
+        if ruleset != CLASSIC_RULESET:
+            raise InvalidRequest(
+                f"ruleset: {ruleset} is a ruleset of Axis & Allies, not of "
+                f"{SYSTEM_NAMES[system]}; leave it out",
+                "ruleset",
+            )
+        ruleset = system
     if ruleset != CLASSIC_RULESET:
         if position is not None:
             raise InvalidRequest(
-                "position: a Big World game keeps no position (the service checks Classic "
-                "turns only); leave it out",
+                f"position: a {RULES_NAMES[ruleset]} game keeps no position (the service "
+                "checks Classic turns only); leave it out",
                 "position",
             )
         if low_luck:
@@ -188,6 +205,8 @@ def new_game(session: Session, ctx: ServiceContext, spec: NewGame) -> SignedEntr
         }
         if spec.ruleset == CLASSIC_RULESET:
             data["position"] = dump_json(start)
+        elif system_of(spec.ruleset) != AA_SYSTEM:
+            data["system"] = spec.ruleset
         else:
             data["ruleset"] = spec.ruleset
         if drawn is not None:
@@ -216,12 +235,17 @@ def new_game(session: Session, ctx: ServiceContext, spec: NewGame) -> SignedEntr
 
 def classic_turns(game: Game) -> None:
     """Refuse a game whose ruleset is not Classic: the service reads and checks Classic turns
-    and positions only (a Big World game is played with the dice server alone)."""
+    and positions only (a Big World game, or one of another game system, is played with the
+    dice server alone)."""
     if game.ruleset != CLASSIC_RULESET:
+        played = (
+            f"is a {SYSTEM_NAMES[system_of(game.ruleset)]} game"
+            if system_of(game.ruleset) != AA_SYSTEM
+            else f"is played by the {game.ruleset} ruleset"
+        )
         raise Conflict(
-            f"game {game.number} is played by the {game.ruleset} ruleset: the service keeps "
-            "positions and checks turns of Classic games only (roll its battles on the dice "
-            "server)",
+            f"game {game.number} {played}: the service keeps positions and checks turns of "
+            "Classic games only (roll its battles on the dice server)",
             "game",
         )
 

@@ -15,9 +15,11 @@ from adjudicator.rolls import BattleRoll
 from adjudicator.rolls.lowluck import LowLuckRoll
 from dice_server.db import reading
 from dice_server.dice import SealedSeed
-from dice_server.errors import NotFound
-from dice_server.kinds import REGISTRY, ROLL_KINDS, battle
+from dice_server.errors import InvalidRequest, NotFound
+from dice_server.jsonbody import shown
+from dice_server.kinds import REGISTRY, ROLL_KINDS, EntryKind, battle, system_rolls
 from dice_server.kinds.big_world import read_big_world
+from dice_server.kinds.systems import AA_SYSTEM, SYSTEM_NAMES, system_of
 from dice_server.ledger import SignedEntry
 from dice_server.models import Game, GameTurn
 from dice_server.services import ServiceContext
@@ -41,8 +43,18 @@ def write(
     read = REGISTRY[kind].read if kind in ROLL_KINDS else None
     if read is None:
         raise NotFound(f"there is no roll of kind {kind!r}")
+    low_luck, ruleset = _battle_rules(ctx, number)
+    system = system_of(ruleset or CLASSIC_RULESET)
+    if kind == "roll" and system != AA_SYSTEM:
+        kind = _named_kind(number, system, payload)
+        read = REGISTRY[kind].read
+        assert read is not None
+    if ruleset is not None:
+        _same_system(number, system, REGISTRY[kind])
+        named = payload.get("kind") if isinstance(payload, dict) else None
+        if kind == "roll" and isinstance(named, str) and named in REGISTRY:
+            _same_system(number, system, REGISTRY[named])  # another system's, to .../rolls
     if kind == "roll":
-        low_luck, ruleset = _battle_rules(ctx, number)
         if ruleset == RULESET:
             read = read_big_world
         request = read(payload)
@@ -57,7 +69,7 @@ def write(
         data: dict[str, Any] = request.record(member.email, thrower(ctx, seq, seed))
         if kind in BATTLE_KINDS:
             data.update(link_roll(sessions[0], number, data))
-        if kind != "tech-roll":
+        if kind != "tech-roll" and system == AA_SYSTEM:
             started(sessions[0], number, seq)
         return data
 
@@ -73,18 +85,50 @@ def write(
     )
 
 
+def _named_kind(number: int, system: str, payload: Any) -> str:
+    """The roll kind a request to ``.../rolls`` names in a game of another system (its
+    ``"kind"``): one of that system's."""
+    offered = [k.name for k in system_rolls(system)]
+    named = payload.get("kind") if isinstance(payload, dict) else None
+    if named is None:
+        raise InvalidRequest(
+            f"kind: game {number} is a {SYSTEM_NAMES[system]} game: say which roll with "
+            f'"kind", one of {", ".join(offered)}',
+            "kind",
+        )
+    known = REGISTRY.get(named) if isinstance(named, str) else None
+    if known is None or not known.rolls or known.read is None:
+        raise InvalidRequest(
+            f"kind: there is no roll kind {shown(named)}; a {SYSTEM_NAMES[system]} game "
+            f"throws {', '.join(offered)}",
+            "kind",
+        )
+    return known.name
+
+
+def _same_system(number: int, system: str, kind: EntryKind) -> None:
+    """Refuse a roll of another game system than the game's."""
+    if kind.system != system:
+        offered = ", ".join(k.name for k in system_rolls(system))
+        raise InvalidRequest(
+            f"kind: {kind.name} is a {SYSTEM_NAMES[kind.system]} roll, and game {number} "
+            f"is a {SYSTEM_NAMES[system]} game: its rolls are {offered}",
+            "kind",
+        )
+
+
 BATTLE_KINDS = frozenset({battle.KIND.name, battle.LOW_LUCK.name})
 """The kinds of a battle round: by dice, or by Low Luck in a game with that option."""
 
 
-def _battle_rules(ctx: ServiceContext, number: int) -> tuple[bool, str]:
+def _battle_rules(ctx: ServiceContext, number: int) -> tuple[bool, str | None]:
     """Whether game ``number`` throws its battle rounds by Low Luck, and its ruleset (both
-    fixed at its creation; an unknown game is refused by the write itself)."""
+    fixed at its creation); ``None`` for an unknown game, which the write itself refuses."""
     with reading(ctx.sessions) as session:
         row = session.execute(
             select(Game.low_luck, Game.ruleset).where(Game.number == number)
         ).first()
-    return (bool(row.low_luck), row.ruleset) if row is not None else (False, CLASSIC_RULESET)
+    return (bool(row.low_luck), row.ruleset) if row is not None else (False, None)
 
 
 def started(session: Session, number: int, seq: int) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 from adjudicator.names import NameResolutionError, classic_names
 from adjudicator.rolls.replay import BATTLE_ROLL_KINDS
 from dice_server.kinds import REGISTRY, describe
-from dice_server.kinds.base import dice_text, group_line, thrown
+from dice_server.kinds.base import AA_SYSTEM, dice_text, group_line, thrown
 from dice_server.ledger import SignedEntry
 
 ROLL_TURN = ("turn", "country")
@@ -148,7 +148,13 @@ def timeline_entry(
     before, after, text = lines, list[str](), list[str]()
     dice: list[DiceGroup] = []
     groups = data.get("groups")
-    if kind is not None and kind.rolls and groups and all("dice" in g for g in groups):
+    if (
+        kind is not None
+        and kind.rolls
+        and kind.system == AA_SYSTEM  # another system's entry says its dice in its lines
+        and groups
+        and all("dice" in g for g in groups)
+    ):
         # dice drawn as faces; a Low Luck round's groups throw no dice (its volleys do)
         split = _without(lines, thrown(data))
         if split is not None:

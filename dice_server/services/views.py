@@ -21,6 +21,8 @@ from adjudicator.powers import Alliance, Power
 from dice_server import ledger
 from dice_server.db import reading
 from dice_server.errors import NotFound
+from dice_server.kinds import system_rolls
+from dice_server.kinds.systems import RULES_NAMES, system_of
 from dice_server.ledger import Chain
 from dice_server.models import Game, GameTurn, LedgerEntry, Member
 from dice_server.services import ServiceContext
@@ -74,7 +76,22 @@ class GameSummary:
     """Whom an active game waits for and since when (the turn clock)."""
     ruleset: str = "classic"
     """The rules its battle rounds are thrown and read by (``big_world_1942``: Big World's
-    units on the roller)."""
+    units on the roller), or the game system of a game of another (its rolls alone)."""
+
+    @property
+    def system(self) -> str:
+        """The game system (``aa-classic``, ``triumph-and-tragedy``, ...)."""
+        return system_of(self.ruleset)
+
+    @property
+    def rules_name(self) -> str:
+        """The game's rules as the pages name them: ``Big World 1942``."""
+        return RULES_NAMES.get(self.ruleset, self.ruleset)
+
+    @property
+    def roll_pages(self) -> list[tuple[str, str]]:
+        """The roller's pages of another system's game, as (title, endpoint)."""
+        return [(k.title, f"roller.{k.endpoint}") for k in system_rolls(self.system)]
 
     @property
     def waiting_since(self) -> str:

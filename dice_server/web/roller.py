@@ -42,6 +42,9 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
         # A roll in an ended game is refused (the service says so on a POST); the page says
         # it before anyone fills in the form. Notes still reach an ended game.
         ended = not kind.while_ended and summary.status != "active"
+        # A roll of another game system than the game's is refused on a POST; the page
+        # says so and offers the game's own.
+        other_system = kind.rolls and kind.system != summary.system
         prefill = page.chosen.form_data(summary.turn) if page.chosen is not None else None
         required = ruling_rolls(service_context(), number) if kind.name == "roll" else []
         picked = _picked(required)
@@ -64,10 +67,10 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
                     return redirect(url_for("games.entry", number=number, seq=entry.seq))
             else:
                 status = 400
-        if not ended:
+        if not ended and not other_system:
             form.nonce.data = nonces.issue(member.id, f"{kind.page}:{number}")
         return render_template(
-            f"roller_{kind.page}.html",
+            kind.template or f"roller_{kind.page}.html",
             form=form,
             game=summary,
             title=kind.title,
@@ -77,6 +80,8 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
             chosen=page.chosen,
             required=required,
             picked=picked,
+            kind=kind,
+            other_system=other_system,
         ), status
 
     view.__name__ = f"{kind.endpoint}_view"

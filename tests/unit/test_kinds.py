@@ -24,13 +24,43 @@ def test_the_verifier_keeps_the_same_kinds() -> None:
 
 
 def test_every_kind_a_member_writes_has_a_reader_a_page_and_a_template() -> None:
-    assert {k.name for k in WRITTEN} == {"roll", "tech-roll", "bombing-roll", "rocket-roll", "note"}
+    assert {k.name for k in WRITTEN} == {
+        "roll",
+        "tech-roll",
+        "bombing-roll",
+        "rocket-roll",
+        "note",
+        "tt-combat-round",
+        "tt-turn-order-roll",
+        "will-battle-roll",
+        "will-air-roll",
+        "will-rebellion-roll",
+        "will-atomic-roll",
+    }
     for kind in WRITTEN:
         assert kind.read is not None and kind.form is not None, kind.name
         assert BY_API_PATH[kind.api_path] is kind
-        assert (TEMPLATES / f"roller_{kind.page}.html").is_file(), kind.name
+        template = kind.template or f"roller_{kind.page}.html"
+        assert (TEMPLATES / template).is_file(), kind.name
     pages = [kind.page for kind in WRITTEN]
     assert len(set(pages)) == len(pages)
+    endpoints = [kind.endpoint for kind in WRITTEN]
+    assert len(set(endpoints)) == len(endpoints)
+
+
+def test_each_game_system_has_its_own_roll_kinds() -> None:
+    """Only a game's own system's kinds are thrown in it: each roll kind belongs to one."""
+    from dice_server.kinds import system_rolls
+    from dice_server.kinds.systems import GAME_SYSTEMS
+
+    owned = [k.name for system in GAME_SYSTEMS for k in system_rolls(system)]
+    assert sorted(owned) == sorted(k.name for k in WRITTEN if k.rolls)
+    assert {k.name for k in system_rolls("aa-classic")} == {
+        "roll",
+        "tech-roll",
+        "bombing-roll",
+        "rocket-roll",
+    }
 
 
 def test_the_api_and_the_roller_route_every_written_kind(instance: Path, database_url: str) -> None:
