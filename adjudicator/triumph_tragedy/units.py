@@ -21,6 +21,14 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from adjudicator.request_fields import (
+    RequestFieldError,
+    field_number,
+    known_fields,
+    line_of_text,
+    six_sided,
+)
+
 TT_SYSTEM = "triumph-and-tragedy"
 """The ``"system"`` of every ledger entry of this game."""
 
@@ -148,24 +156,14 @@ def tt_target_class(word: str) -> str | None:
     return _CLASS_ALIASES.get(word.strip().casefold())
 
 
-class TTRollError(ValueError):
+class TTRollError(RequestFieldError):
     """A request the dice server refuses before any die is thrown: which field is wrong
     (a JSON path such as ``"units.attacker[2].target"``) and why, in a player's words."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
 
 
 def tt_check_fields(fields: Mapping[str, Any], allowed: frozenset[str], *, path: str = "") -> None:
     """Refuse a request (or a part of it at ``path``) naming a field it does not have."""
-    unknown = sorted(str(name) for name in fields if name not in allowed)
-    if unknown:
-        raise TTRollError(
-            f"{path}.{unknown[0]}" if path else unknown[0],
-            f"there is no field {unknown[0]!r} here; the fields are {', '.join(sorted(allowed))}",
-        )
+    known_fields(fields, allowed, TTRollError, path=path)
 
 
 def tt_int(
@@ -178,17 +176,7 @@ def tt_int(
     default: int | None = None,
 ) -> int:
     """A whole number from ``low`` to ``high``: required unless a ``default`` is given."""
-    where = path or name
-    if name not in fields:
-        if default is not None:
-            return default
-        raise TTRollError(where, f"is missing: give a whole number from {low} to {high}")
-    value = fields[name]
-    if type(value) is not int:
-        raise TTRollError(where, f"must be a whole number from {low} to {high}")
-    if not low <= value <= high:
-        raise TTRollError(where, f"must be from {low} to {high}, not {value}")
-    return value
+    return field_number(fields, name, low, high, TTRollError, path=path, default=default)
 
 
 def tt_flag(fields: Mapping[str, Any], name: str, *, path: str | None = None) -> int:
@@ -199,17 +187,7 @@ def tt_flag(fields: Mapping[str, Any], name: str, *, path: str | None = None) ->
 def tt_text(fields: Mapping[str, Any], name: str, longest: int, *, path: str | None = None) -> str:
     """An optional line of text (absent is ``""``), at most ``longest`` characters; the
     ``"comment"`` may hold several lines."""
-    where = path or name
-    if name not in fields:
-        return ""
-    value = fields[name]
-    if not isinstance(value, str):
-        raise TTRollError(where, "must be text")
-    if len(value) > longest:
-        raise TTRollError(where, f"is {len(value)} characters long; at most {longest}")
-    if name != "comment" and ("\n" in value or "\r" in value):
-        raise TTRollError(where, "must be one line")
-    return value.strip() if name != "comment" else value
+    return line_of_text(fields, name, longest, TTRollError, path=path)
 
 
 def tt_choice(
@@ -240,10 +218,7 @@ def tt_comment(fields: Mapping[str, Any]) -> None:
 
 def tt_throw(draw: TTDraw, n: int) -> list[int]:
     """The next ``n`` dice from the dice server, checked to be ``n`` six-sided dice."""
-    dice = list(draw(n))
-    if len(dice) != n or any(type(d) is not int or not 1 <= d <= TT_SIDES_OF_A_DIE for d in dice):
-        raise ValueError(f"the dice source gave {dice!r} for {n} six-sided dice")
-    return dice
+    return six_sided(draw, n)
 
 
 def tt_entry(kind: str, by: str) -> dict[str, Any]:

@@ -13,6 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from adjudicator.request_fields import (
+    RequestFieldError,
+    field_number,
+    known_fields,
+    line_of_text,
+    six_sided,
+)
+
 WILL_SYSTEM = "triumph-of-the-will"
 """The ``"system"`` of every ledger entry of this game."""
 
@@ -34,14 +42,9 @@ WillDraw = Callable[[int], list[int]]
 """The dice server's dice: ``draw(n)`` gives the next ``n`` dice, 1 to 6, in thrown order."""
 
 
-class WillRollError(ValueError):
+class WillRollError(RequestFieldError):
     """A request the dice server refuses before any die is thrown: which field is wrong
     (a JSON path such as ``"boxes[2].attacker[0].unit"``) and why, in a player's words."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
 
 
 def will_other_player(player: str) -> str:
@@ -53,51 +56,26 @@ def will_check_fields(
     fields: Mapping[str, Any], allowed: frozenset[str], *, path: str = ""
 ) -> None:
     """Refuse a request (or a part of it at ``path``) naming a field it does not have."""
-    unknown = sorted(str(name) for name in fields if name not in allowed)
-    if unknown:
-        raise WillRollError(
-            f"{path}.{unknown[0]}" if path else unknown[0],
-            f"there is no field {unknown[0]!r} here; the fields are {', '.join(sorted(allowed))}",
-        )
+    known_fields(fields, allowed, WillRollError, path=path)
 
 
 def will_int(
     fields: Mapping[str, Any], name: str, low: int, high: int, *, path: str | None = None
 ) -> int:
     """A required whole number from ``low`` to ``high``."""
-    where = path or name
-    if name not in fields:
-        raise WillRollError(where, f"is missing: give a whole number from {low} to {high}")
-    value = fields[name]
-    if type(value) is not int:
-        raise WillRollError(where, f"must be a whole number from {low} to {high}")
-    if not low <= value <= high:
-        raise WillRollError(where, f"must be from {low} to {high}, not {value}")
-    return value
+    return field_number(fields, name, low, high, WillRollError, path=path)
 
 
 def will_flag(fields: Mapping[str, Any], name: str, *, path: str | None = None) -> int:
     """An optional 0/1 flag (absent is 0)."""
-    if name not in fields:
-        return 0
-    return will_int(fields, name, 0, 1, path=path)
+    return field_number(fields, name, 0, 1, WillRollError, path=path, default=0)
 
 
 def will_text(
     fields: Mapping[str, Any], name: str, longest: int, *, path: str | None = None
 ) -> str:
     """An optional line of text (absent is ``""``), at most ``longest`` characters."""
-    where = path or name
-    if name not in fields:
-        return ""
-    value = fields[name]
-    if not isinstance(value, str):
-        raise WillRollError(where, "must be text")
-    if len(value) > longest:
-        raise WillRollError(where, f"is {len(value)} characters long; at most {longest}")
-    if name != "comment" and ("\n" in value or "\r" in value):
-        raise WillRollError(where, "must be one line")
-    return value.strip() if name != "comment" else value
+    return line_of_text(fields, name, longest, WillRollError, path=path)
 
 
 def will_player(fields: Mapping[str, Any], name: str, *, required: bool = True) -> str:
@@ -129,10 +107,7 @@ WILL_HEADER_FIELDS = frozenset({"turn", "side", "comment"})
 
 def will_throw(draw: WillDraw, n: int) -> list[int]:
     """The next ``n`` dice from the dice server, checked to be ``n`` six-sided dice."""
-    dice = list(draw(n))
-    if len(dice) != n or any(type(d) is not int or not 1 <= d <= WILL_SIDES_OF_A_DIE for d in dice):
-        raise ValueError(f"the dice source gave {dice!r} for {n} six-sided dice")
-    return dice
+    return six_sided(draw, n)
 
 
 def will_entry(kind: str, by: str, turn: int, side: str) -> dict[str, Any]:

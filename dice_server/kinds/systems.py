@@ -25,8 +25,9 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, TextAreaField
 from wtforms.validators import DataRequired, ValidationError
 
-from adjudicator.triumph_tragedy import TT_SYSTEM, TTRollError
-from adjudicator.triumph_will import WILL_SYSTEM, WillRollError
+from adjudicator.request_fields import RequestFieldError
+from adjudicator.triumph_tragedy import TT_SYSTEM
+from adjudicator.triumph_will import WILL_SYSTEM
 from dice_server.kinds.base import AA_SYSTEM as AA_SYSTEM
 from dice_server.kinds.base import Data, EntryKind
 from dice_server.requests import field_error, plain_fields
@@ -89,7 +90,7 @@ def system_reader(
             raise field_error("kind", f"this is a {kind}, not {named!r}")
         try:
             request = from_request(fields)
-        except (WillRollError, TTRollError) as exc:
+        except RequestFieldError as exc:
             raise field_error(exc.field, exc.problem) from None
         comment = fields.get("comment", "")
         return SystemRoll(request, comment if isinstance(comment, str) else "")
