@@ -351,6 +351,39 @@ def ledger_check(number: int | None, table: int | None) -> None:
         sys.exit(1)
 
 
+@main.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--overwrite", is_flag=True, help="Replace FILE if it exists.")
+@refusals
+def backup_command(file: Path, overwrite: bool) -> None:
+    """Write a backup of the whole database to FILE while the service runs (SQLite's online
+    backup; pg_dump on PostgreSQL). Back the instance folder's keys up beside it."""
+    from dice_server.services.backup import backup
+
+    click.echo(backup(_ctx(), file, overwrite=overwrite).line())
+
+
+@main.command("restore")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--replace", is_flag=True, help="Replace a database that holds ledger entries.")
+@refusals
+def restore_command(file: Path, replace: bool) -> None:
+    """Replace the whole database by the backup FILE (stop the service first), then check
+    every chain in it: one line per chain; exit 1 if any is wrong."""
+    from dice_server.services.backup import restore
+
+    checks = restore(_ctx(), file, replace=replace)
+    for checked in checks:
+        click.echo(checked.line())
+    wrong = [c for c in checks if c.problem is not None]
+    entries = sum(c.entries for c in checks)
+    click.echo(
+        f"restored {len(checks)} chains, {entries} entries; {len(wrong)} with a problem", err=True
+    )
+    if wrong:
+        sys.exit(1)
+
+
 def service_app() -> Flask:
     """The app of a long-running process (the scheduler, the SMTP receiver): its log on
     stderr; without the instance's keys, exit status 1 with the reason."""
