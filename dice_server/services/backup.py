@@ -110,16 +110,21 @@ def backup(ctx: ServiceContext, path: Path, *, overwrite: bool = False) -> Backu
     return Backup(path, path.stat().st_size, games, entries)
 
 
+def _copy_sqlite(source: sqlite3.Connection, target: str | Path) -> None:
+    """SQLite's online backup of ``source`` into the database file ``target``."""
+    copy = sqlite3.connect(target)
+    try:
+        source.backup(copy)
+    finally:
+        copy.close()
+
+
 def _sqlite_backup(engine: Engine, target: Path) -> None:
     raw = engine.raw_connection()
     try:
         source = raw.driver_connection
         assert isinstance(source, sqlite3.Connection)
-        copy = sqlite3.connect(target)
-        try:
-            source.backup(copy)
-        finally:
-            copy.close()
+        _copy_sqlite(source, target)
     finally:
         raw.close()
 
@@ -168,11 +173,7 @@ def restore(ctx: ServiceContext, path: Path, *, replace: bool = False) -> list[C
         assert database
         source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            target = sqlite3.connect(database)
-            try:
-                source.backup(target)
-            finally:
-                target.close()
+            _copy_sqlite(source, database)
         finally:
             source.close()
     else:
