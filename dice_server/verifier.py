@@ -48,10 +48,8 @@ ZERO_HASH = "0" * 64
 MAX_INT = 2**53
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 TIME_PATTERN = re.compile(r"\A\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z\Z")
-TT_KINDS = frozenset({"tt-combat-round", "tt-turn-order-roll"})
-WILL_KINDS = frozenset(
-    {"will-battle-roll", "will-air-roll", "will-rebellion-roll", "will-atomic-roll"}
-)
+TT_KINDS = frozenset({"tt-combat-round", "tt-turn-order"})
+WILL_KINDS = frozenset({"will-battle-roll", "will-air-roll", "will-rebel-roll", "will-atomic-roll"})
 ROLL_KINDS = (
     frozenset({"roll", "low-luck-roll", "tech-roll", "bombing-roll", "rocket-roll"})
     | TT_KINDS

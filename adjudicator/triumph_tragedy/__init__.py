@@ -12,7 +12,7 @@ function giving the entry in words for the mail:
   (the summary's "Combat" section), fired unit by unit in the order of the Unit Table
   (:data:`TT_UNIT_TABLE`, transcribed from the published game: the summary names the table
   but does not print it);
-* ``"tt-turn-order-roll"``, :class:`TTTurnOrderRoll`: the Year Start Phase's "Determine Turn
+* ``"tt-turn-order"``, :class:`TTTurnOrderRoll`: the Year Start Phase's "Determine Turn
   Order: roll 1d6"; the map board's arrows are not in the text, so only the die is recorded.
 
 The rule text is ``triumph-and-tragedy-1936-summary.md`` in ../shared/rules.

@@ -25,7 +25,7 @@ from adjudicator.triumph_tragedy.units import (
     tt_year,
 )
 
-TT_TURN_ORDER_KIND = "tt-turn-order-roll"
+TT_TURN_ORDER_KIND = "tt-turn-order"
 
 
 @dataclass(frozen=True)

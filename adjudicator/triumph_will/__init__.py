@@ -11,7 +11,7 @@ thrown order, ``"groups"`` those dice in order with each die's modifiers and res
 * ``"will-battle-roll"``, :class:`WillBattleRoll`: a whole battle (10.4-10.8) or tank/panzer
   momentum combat (10.9);
 * ``"will-air-roll"``, :class:`WillAirRoll`: the Air Superiority Phase (5.5);
-* ``"will-rebellion-roll"``, :class:`WillRebellionRoll`: one area's rebellion roll (5.12);
+* ``"will-rebel-roll"``, :class:`WillRebellionRoll`: one area's rebellion roll (5.12);
 * ``"will-atomic-roll"``, :class:`WillAtomicRoll`: an atomic attack's die (11.2); the rule
   text does not print the mapsheet's Atomic Attack Table, so only "one through five" (a
   blast marker) is read.

@@ -30,7 +30,7 @@ from adjudicator.triumph_will.common import (
 )
 
 WILL_AIR_KIND = "will-air-roll"
-WILL_REBELLION_KIND = "will-rebellion-roll"
+WILL_REBELLION_KIND = "will-rebel-roll"
 WILL_ATOMIC_KIND = "will-atomic-roll"
 
 WILL_MAX_HQ = 2

@@ -56,13 +56,13 @@ COMBAT = system_kind(
     },
 )
 TURN_ORDER = system_kind(
-    name="tt-turn-order-roll",
+    name="tt-turn-order",
     system=TT_SYSTEM,
     title="Turn order (Triumph & Tragedy, year start)",
     page="tt-turn-order",
     from_request=TTTurnOrderRoll.from_request,
     headline=_order_headline,
-    describe=TT_DESCRIBE["tt-turn-order-roll"],
+    describe=TT_DESCRIBE["tt-turn-order"],
     example={"year": 1937, "faction": "Axis"},
 )
 KINDS = (COMBAT, TURN_ORDER)

@@ -66,13 +66,13 @@ AIR = system_kind(
     example={"turn": 3, "side": "German", "german_hq": 2, "japanese_hq": 1},
 )
 REBELLION = system_kind(
-    name="will-rebellion-roll",
+    name="will-rebel-roll",
     system=WILL_SYSTEM,
     title="Rebellion (Triumph of the Will 5.12)",
     page="will-rebellion",
     from_request=WillRebellionRoll.from_request,
     headline=_rebellion_headline,
-    describe=WILL_DESCRIBE["will-rebellion-roll"],
+    describe=WILL_DESCRIBE["will-rebel-roll"],
     example={"turn": 3, "side": "Japanese", "area": "Poland", "adjacent_rebellions": 1},
 )
 ATOMIC = system_kind(

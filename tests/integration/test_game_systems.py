@@ -64,7 +64,7 @@ BATTLE = {
 }
 AIR = {"kind": "will-air-roll", "turn": 3, "side": "German", "german_hq": 2, "japanese_hq": 1}
 REBELLION = {
-    "kind": "will-rebellion-roll",
+    "kind": "will-rebel-roll",
     "turn": 3,
     "side": "Japanese",
     "area": "Poland",
@@ -92,7 +92,7 @@ ROUND = {
         ],
     },
 }
-ORDER = {"kind": "tt-turn-order-roll", "year": 1937, "faction": "USSR"}
+ORDER = {"kind": "tt-turn-order", "year": 1937, "faction": "USSR"}
 
 
 def without_kind(body: dict[str, Any]) -> dict[str, Any]:
@@ -150,10 +150,10 @@ def test_the_kinds_own_paths_take_the_same_body(
     got = post(client, league, will_game, without_kind(AIR), "will-air-rolls")
     assert got.status_code == 201, got.get_json()
     assert bodies(client, league, will_game)[-1]["kind"] == "will-air-roll"
-    got = post(client, league, tt_game, without_kind(ORDER), "tt-turn-order-rolls")
+    got = post(client, league, tt_game, without_kind(ORDER), "tt-turn-orders")
     assert got.status_code == 201, got.get_json()
     order = bodies(client, league, tt_game)[-1]
-    assert order["kind"] == "tt-turn-order-roll" and len(order["data"]["dice"]) == 1
+    assert order["kind"] == "tt-turn-order" and len(order["data"]["dice"]) == 1
 
 
 def test_a_triumph_and_tragedy_round_records_every_die_and_the_reductions(
@@ -230,7 +230,7 @@ def test_a_triumph_and_tragedy_round_records_every_die_and_the_reductions(
         ),
         ("tt", {**ORDER, "year": 1950}, "rolls", "year", ""),
         ("tt", {**ORDER, "year": "1937"}, "rolls", "year", ""),
-        ("tt", {**ORDER, "faction": "Neutral"}, "tt-turn-order-rolls", "faction", ""),
+        ("tt", {**ORDER, "faction": "Neutral"}, "tt-turn-orders", "faction", ""),
     ],
 )
 def test_a_wrong_roll_is_refused_naming_the_field_and_nothing_recorded(

@@ -31,10 +31,10 @@ def test_every_kind_a_member_writes_has_a_reader_a_page_and_a_template() -> None
         "rocket-roll",
         "note",
         "tt-combat-round",
-        "tt-turn-order-roll",
+        "tt-turn-order",
         "will-battle-roll",
         "will-air-roll",
-        "will-rebellion-roll",
+        "will-rebel-roll",
         "will-atomic-roll",
     }
     for kind in WRITTEN:
@@ -46,6 +46,16 @@ def test_every_kind_a_member_writes_has_a_reader_a_page_and_a_template() -> None
     assert len(set(pages)) == len(pages)
     endpoints = [kind.endpoint for kind in WRITTEN]
     assert len(set(endpoints)) == len(endpoints)
+
+
+def test_every_kind_fits_the_ledger_column() -> None:
+    """The stored ``kind`` column is 16 characters: PostgreSQL refuses a longer name (SQLite
+    would not notice)."""
+    from dice_server.models import LedgerEntry
+
+    width = LedgerEntry.__table__.c.kind.type.length
+    assert width == 16
+    assert [name for name in REGISTRY if len(name) > width] == []
 
 
 def test_each_game_system_has_its_own_roll_kinds() -> None:

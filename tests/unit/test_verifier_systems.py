@@ -50,14 +50,14 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "will-air-roll": lambda: WillAirRoll.from_request(
         {"turn": 2, "side": "German", "german_hq": 2, "japanese_hq": 2}
     ),
-    "will-rebellion-roll": lambda: WillRebellionRoll.from_request(
+    "will-rebel-roll": lambda: WillRebellionRoll.from_request(
         {"turn": 2, "side": "Japanese", "area": "Poland", "adjacent_rebellions": 3}
     ),
     "will-atomic-roll": lambda: WillAtomicRoll.from_request(
         {"turn": 9, "side": "German", "target": "fleet"}
     ),
     "tt-combat-round": lambda: TTCombatRound.from_request(ROUND),
-    "tt-turn-order-roll": lambda: TTTurnOrderRoll.from_request({"year": 1938, "faction": "West"}),
+    "tt-turn-order": lambda: TTTurnOrderRoll.from_request({"year": 1938, "faction": "West"}),
 }
 
 
@@ -118,7 +118,7 @@ def one_die_less(data: dict[str, Any]) -> None:
         ("will-battle-roll", plus_one("defender", "die"), "defender die is not its dice's"),
         ("will-battle-roll", flip_winner, "winner is not the higher total"),
         ("will-air-roll", group_field("total", lambda t: t + 1), "total is not its dice"),
-        ("will-rebellion-roll", group_field("rebellion", lambda r: 1 - r), "six or more"),
+        ("will-rebel-roll", group_field("rebellion", lambda r: 1 - r), "six or more"),
         ("will-atomic-roll", group_field("blast", lambda b: 1 - b), "one through five"),
         ("will-battle-roll", lambda d: d["groups"][0].pop("winner"), "not a Triumph of the Will"),
         ("tt-combat-round", group_field("hits", lambda h: h + 1), "hits do not match its dice"),

@@ -100,7 +100,7 @@ SEA = combat(
 
 EXAMPLES: list[tuple[str, dict[str, Any], list[int]]] = [
     ("tt-combat-round", SEA, [1, 2, 3, 5, 1, 1, 4, 6]),
-    ("tt-turn-order-roll", {"year": 1939, "faction": "USSR", "comment": "go"}, [4]),
+    ("tt-turn-order", {"year": 1939, "faction": "USSR", "comment": "go"}, [4]),
 ]
 """One request of each kind with dice it throws."""
 
@@ -130,10 +130,10 @@ class TestEveryKind:
         assert lines[0].startswith("1939")
 
     def test_the_kinds_are_the_two_of_the_brief(self) -> None:
-        names = {"tt-combat-round", "tt-turn-order-roll"}
+        names = {"tt-combat-round", "tt-turn-order"}
         assert set(TT_ROLL_KINDS) == set(TT_DESCRIBE) == names
         assert TT_ROLL_KINDS["tt-combat-round"] is TTCombatRound
-        assert TT_DESCRIBE["tt-turn-order-roll"] is describe_tt_turn_order
+        assert TT_DESCRIBE["tt-turn-order"] is describe_tt_turn_order
         with pytest.raises(TypeError):
             TT_ROLL_KINDS["x"] = TTCombatRound  # type: ignore[index]
 
@@ -670,7 +670,7 @@ class TestTurnOrder:
         data = thrown_in_order(TTTurnOrderRoll.from_request({"year": 1941, "faction": "west"}), [4])
         assert data == {
             "system": "triumph-and-tragedy",
-            "kind": "tt-turn-order-roll",
+            "kind": "tt-turn-order",
             "by": "player@example.org",
             "sides": 6,
             "year": 1941,

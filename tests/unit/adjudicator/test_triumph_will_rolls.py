@@ -72,7 +72,7 @@ EXAMPLES: list[tuple[str, dict[str, Any], list[int]]] = [
         [2, 3],
     ),
     ("will-air-roll", {**HEADER, "german_hq": 1, "japanese_hq": 2}, [4, 1, 2]),
-    ("will-rebellion-roll", {**HEADER, "area": "Brasil", "adjacent_rebellions": 1}, [5, 2]),
+    ("will-rebel-roll", {**HEADER, "area": "Brasil", "adjacent_rebellions": 1}, [5, 2]),
     ("will-atomic-roll", {**HEADER, "target": "fleet", "area": "North Atlantic"}, [6]),
 ]
 """One request of each kind with dice it throws."""
@@ -109,7 +109,7 @@ class TestEveryKind:
         assert lines[0].startswith("Turn 7")
 
     def test_the_kinds_are_the_four_of_the_issue(self) -> None:
-        names = {"will-battle-roll", "will-air-roll", "will-rebellion-roll", "will-atomic-roll"}
+        names = {"will-battle-roll", "will-air-roll", "will-rebel-roll", "will-atomic-roll"}
         assert set(WILL_ROLL_KINDS) == names
         assert set(WILL_DESCRIBE) == names
 
