@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 WRITE_OPTION = "pbem_write"
@@ -105,3 +105,73 @@ def reading(sessions: sessionmaker[Session]) -> Iterator[Session]:
     """A read transaction (deferred: it never blocks a writer on SQLite WAL)."""
     with sessions() as session, session.begin():
         yield session
+
+
+SCHEDULER_LOCK_KEY = 0x70626D7363686564
+"""The PostgreSQL advisory lock the one scheduler holds ("pbmsched" as a 64-bit number)."""
+
+
+class SchedulerLock:
+    """Which ``pbem scheduler`` works: on PostgreSQL a session advisory lock on a connection
+    of its own, held for the life of the process (PostgreSQL releases it when that
+    connection ends, the process killed included); on SQLite an exclusive ``flock`` on a
+    file beside the database (the kernel releases it when the process dies). Every other
+    scheduler, on this host or another, waits as a standby and tries again."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._connection: Any = None
+        self._fd: int | None = None
+        database = engine.url.database
+        self._path = (
+            f"{database}.scheduler.lock"
+            if engine.dialect.name == "sqlite" and database and database != ":memory:"
+            else None
+        )
+
+    def take(self) -> bool:
+        """Take the lock if no other scheduler holds it (never waits)."""
+        if self.engine.dialect.name != "sqlite":
+            connection = self.engine.connect()
+            got = connection.execute(
+                text("SELECT pg_try_advisory_lock(:key)"), {"key": SCHEDULER_LOCK_KEY}
+            ).scalar()
+            connection.commit()  # the session lock outlives the transaction
+            if got:
+                self._connection = connection
+                return True
+            connection.close()
+            return False
+        if self._path is None:
+            return True
+        fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return False
+        self._fd = fd
+        return True
+
+    def held(self) -> bool:
+        """Whether the lock is still this process's: on PostgreSQL, whether the connection
+        holding it still answers (a lost connection has lost the lock)."""
+        if self._connection is None:
+            return self.engine.dialect.name == "sqlite"
+        try:
+            self._connection.execute(text("SELECT 1")).scalar()
+            self._connection.commit()
+        except Exception:
+            return False
+        return True
+
+    def release(self) -> None:
+        if self._connection is not None:
+            try:
+                self._connection.invalidate()  # closed, not pooled: the lock goes with it
+                self._connection.close()
+            finally:
+                self._connection = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

@@ -5,12 +5,21 @@ The job store is in memory: the jobs are fixed by the code and re-added at start
 database job store would only be one more writer fighting the application for SQLite's
 write lock (it had no write gate, and its "database is locked" ended the process). A job
 that fails, the database busy or down included, is logged and runs again at the next
-interval: the scheduler outlives it. It logs what a run did, never that it looked."""
+interval: the scheduler outlives it. It logs what a run did, never that it looked.
+
+Exactly one scheduler works at a time, across hosts: it holds the scheduler lock
+(:class:`dice_server.db.SchedulerLock`: a PostgreSQL advisory lock, or a file lock beside an
+SQLite database). Another one started beside it waits as a standby, trying the lock every
+outbox interval, and takes over within one interval of the first one's death. Every job is
+idempotent (claims, once-only keys), so a job cut short by a death is finished by the next.
+A scheduler whose lock connection is lost stops with status 1 (its supervisor restarts it,
+as a standby if another has taken over)."""
 
 from __future__ import annotations
 
 import logging
 import signal
+import time
 from collections.abc import Callable, Sized
 from datetime import UTC
 from pathlib import Path
@@ -21,6 +30,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
 
+from dice_server.db import SchedulerLock
 from dice_server.mail.delivery import Courier, deliver_due
 from dice_server.services import ServiceContext
 
@@ -34,6 +44,7 @@ DEADLINES_INTERVAL_SECONDS = 600
 CHALLENGES_JOB = "challenges"
 CHALLENGES_INTERVAL_SECONDS = 600
 REMINDERS_JOB = "reminders"
+LOCK_JOB = "scheduler-lock"
 
 _courier: Courier | None = None
 
@@ -128,10 +139,10 @@ def build(app: Flask) -> BlockingScheduler:
 
 
 def run(app: Flask) -> None:
-    """Run until SIGINT or SIGTERM; the first delivery run starts at once."""
-    scheduler = build(app)
-
+    """Wait for the scheduler lock (as a standby while another holds it), then run until
+    SIGINT or SIGTERM; the first delivery run starts at once."""
     stopping: list[int] = []
+    scheduler: BlockingScheduler | None = None
 
     def stop(signum: int, _frame: FrameType | None) -> None:
         if stopping:  # a second signal (the terminal's INT, then the supervisor's TERM)
@@ -139,11 +150,45 @@ def run(app: Flask) -> None:
             return
         stopping.append(signum)
         log.info("scheduler stopping (signal %d)", signum)
-        if not scheduler.running:
+        if scheduler is None or not scheduler.running:
             raise SystemExit(0)
         scheduler.shutdown(wait=False)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    outbox_job()
-    scheduler.start()
+    lock = SchedulerLock(app.extensions["pbem"].sessions.kw["bind"])
+    every = max(float(app.config["OUTBOX_INTERVAL_SECONDS"]), 0.1)
+    if not _take(lock):
+        log.info("scheduler: standby (another scheduler holds the lock); trying every %g s", every)
+        while not _take(lock):
+            time.sleep(every)
+    log.info("scheduler: leading (this process holds the scheduler lock)")
+    try:
+        scheduler = build(app)
+        lost: list[bool] = []
+
+        def watch_lock() -> None:
+            if not lock.held() and not lost:
+                lost.append(True)
+                log.error("scheduler: the scheduler lock was lost; stopping (status 1)")
+                assert scheduler is not None
+                scheduler.shutdown(wait=False)
+
+        scheduler.add_job(
+            watch_lock, "interval", seconds=every, id=LOCK_JOB, coalesce=True, max_instances=1
+        )
+        outbox_job()
+        scheduler.start()
+        if lost:
+            raise SystemExit(1)
+    finally:
+        lock.release()
+
+
+def _take(lock: SchedulerLock) -> bool:
+    """Try the scheduler lock once; a database that does not answer is a lock not taken."""
+    try:
+        return lock.take()
+    except SQLAlchemyError as exc:
+        log.warning("scheduler: the database did not answer (%s); trying again", exc)
+        return False

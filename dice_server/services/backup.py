@@ -11,8 +11,8 @@ unless told to replace them (``replace``), and reads the backup before touching 
 database: a file that is not a backup of this service is refused with the reason. After a
 restore every chain is checked in place (:func:`dice_server.services.integrity.check_ledgers`).
 
-What the database does not hold: the instance's keys (``signing.key``, ``seed.key``,
-``secret.key`` in the instance folder). Without the seed key no sealed seed can be opened
+What the database does not hold: the instance's keys (``signing_key.pem``, ``seed_key``,
+``secret_key`` in the instance folder). Without the seed key no sealed seed can be opened
 again, so back the instance folder up beside the database (once: the keys change only on
 ``pbem keys rotate``).
 """
