@@ -17,19 +17,26 @@ reads them from the ledger and the clock.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from adjudicator.powers import Alliance, Power
 from adjudicator.rolls.replay import BATTLE_ROLL_KINDS
 from adjudicator.rulings.away import AwayNotice, line_after
 from adjudicator.rulings.model import Permission
+from adjudicator.triumph_tragedy import TT_ROLL_KINDS
+from adjudicator.triumph_will import WILL_ROLL_KINDS
 
 WAIT = timedelta(days=5)
 """How long a player may go without sending his turn before a forfeit may be requested."""
-MOVES = BATTLE_ROLL_KINDS | {"submission", "tech-roll", "bombing-roll", "rocket-roll"}
-"""The entries that are a player's turn (or part of it): a note explaining an absence is
-not a turn ("has not submitted his turn")."""
+MOVES = (
+    BATTLE_ROLL_KINDS
+    | {"submission", "tech-roll", "bombing-roll", "rocket-roll"}
+    | set(TT_ROLL_KINDS)
+    | set(WILL_ROLL_KINDS)
+)
+"""The entries that are a player's turn (or part of it; the rolls of the other game
+systems too): a note explaining an absence is not a turn ("has not submitted his turn")."""
 _SIDE_OF_ALLIANCE = {Alliance.AXIS: "axis", Alliance.ALLIES: "allies"}
 _SIDES = ("axis", "allies")
 """The sides as the ledger and the services name them (a game's ``winner``)."""
@@ -80,6 +87,55 @@ def _other(side: str) -> str:
     return "allies" if side == "axis" else "axis"
 
 
+@dataclass
+class OwingFold:
+    """The forfeit rule's facts of a ledger, folded entry by entry in ledger order (so a
+    service may keep one per game and add only the entries appended since): when the game
+    was made, each writer's last turn entry and last entry heard, and whether any turn was
+    sent through the service. Writers are their addresses, case-folded."""
+
+    created: datetime | None = None
+    turns: dict[str, datetime] = field(default_factory=dict)
+    heard: dict[str, datetime] = field(default_factory=dict)
+    submitted: bool = False
+
+    def add(self, entry: Written) -> None:
+        """One more entry, later in the ledger than every entry added before."""
+        if self.created is None:
+            self.created = entry.at
+        writer = entry.by.casefold()
+        if entry.is_turn:
+            self.turns[writer] = entry.at
+        if entry.is_heard:
+            self.heard[writer] = entry.at
+        if entry.kind == "submission":
+            self.submitted = True
+
+    def copy(self) -> OwingFold:
+        return OwingFold(self.created, dict(self.turns), dict(self.heard), self.submitted)
+
+    def owing(self, players: Mapping[str, str], to_move: Power | None) -> Owing:
+        """Who owes the next move (see :func:`owing`), from the entries added so far."""
+        assert self.created is not None, "a ledger starts with the entry that made the game"
+        created = self.created
+        last = {
+            side: self.turns[address.casefold()]
+            for side, address in players.items()
+            if address.casefold() in self.turns
+        }
+        if to_move is not None and self.submitted:
+            debtor = _SIDE_OF_ALLIANCE[to_move.alliance]
+        elif last:
+            debtor = _other(max(_SIDES, key=lambda side: last.get(side, created)))
+        else:
+            debtor = "allies"
+        since = max(last.get(side, created) for side in _SIDES)
+        # Ledger times only grow: the debtor's last entry heard is his latest after `since`,
+        # if it came after it at all.
+        heard = self.heard.get(players[debtor].casefold())
+        return Owing(debtor, since, heard if heard is not None and heard > since else None)
+
+
 def owing(entries: Sequence[Written], players: Mapping[str, str], to_move: Power | None) -> Owing:
     """Who owes the next move and since when he has sent none of his turn.
 
@@ -90,29 +146,10 @@ def owing(entries: Sequence[Written], players: Mapping[str, str], to_move: Power
     roll last (the Allies when nobody has: USSR moves first). He has been silent since the
     later of his own last turn entry and his opponent's (the game's creation for a side
     that has sent none)."""
-    by_address = {address.casefold(): side for side, address in players.items()}
-    created = entries[0].at
-    last: dict[str, datetime] = {}
+    fold = OwingFold()
     for entry in entries:
-        side = by_address.get(entry.by.casefold())
-        if side is not None and entry.is_turn:
-            last[side] = entry.at
-    if to_move is not None and any(entry.kind == "submission" for entry in entries):
-        debtor = _SIDE_OF_ALLIANCE[to_move.alliance]
-    elif last:
-        debtor = _other(max(_SIDES, key=lambda side: last.get(side, created)))
-    else:
-        debtor = "allies"
-    since = max(last.get(side, created) for side in _SIDES)
-    heard = max(
-        (
-            e.at
-            for e in entries
-            if e.is_heard and e.at > since and by_address.get(e.by.casefold()) == debtor
-        ),
-        default=None,
-    )
-    return Owing(debtor, since, heard)
+        fold.add(entry)
+    return fold.owing(players, to_move)
 
 
 def forfeit_request(

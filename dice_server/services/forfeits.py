@@ -20,7 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.rulings.away import AwayNotice
-from adjudicator.rulings.forfeits import WAIT, Owing, Written, forfeit_request, owing
+from adjudicator.rulings.forfeits import WAIT, Owing, OwingFold, Written, forfeit_request
 from adjudicator.rulings.record import power_named
 from dice_server.errors import Conflict, Forbidden
 from dice_server.models import Game, GameTurn, LedgerEntry, Member
@@ -72,28 +72,71 @@ def players(session: Session, game: Game) -> dict[str, str]:
     return {"axis": emails[game.axis_id], "allies": emails[game.allies_id]}
 
 
+@dataclass(frozen=True)
+class _Folded:
+    """A game's ledger folded up to entry ``seq`` (whose hash is ``hash``): the forfeit
+    rule's facts and each writer's away notices."""
+
+    seq: int
+    hash: str
+    fold: OwingFold
+    away: dict[str, tuple[AwayNotice, ...]]
+
+
+_FOLDS: dict[tuple[int, int], _Folded] = {}
+"""Each game's folded ledger, by (database engine, game): a ledger only grows, so the next
+reading adds the entries appended since (every process keeps its own)."""
+_MAX_FOLDS = 4096
+
+
+def _folded(session: Session, game: Game) -> _Folded:
+    """Game ``game``'s ledger folded to its head: the fold kept from the last reading, if its
+    last entry is still there unchanged, and the entries appended since."""
+    key = (id(session.get_bind()), game.number)
+    kept = _FOLDS.get(key)
+    if kept is not None:
+        stored = session.execute(
+            select(LedgerEntry.hash).where(
+                LedgerEntry.game_number == game.number, LedgerEntry.seq == kept.seq
+            )
+        ).scalar()
+        if stored != kept.hash:
+            kept = None  # another database, or a ledger rebuilt: read it whole
+    rows = session.execute(
+        select(LedgerEntry.seq, LedgerEntry.hash, LedgerEntry.body)
+        .where(LedgerEntry.game_number == game.number, LedgerEntry.seq > (kept.seq if kept else 0))
+        .order_by(LedgerEntry.seq)
+    ).all()
+    if kept is not None and not rows:
+        return kept
+    fold = kept.fold.copy() if kept is not None else OwingFold()
+    away = dict(kept.away) if kept is not None else {}
+    for row in rows:
+        body = json.loads(row.body)
+        entry = written(body)
+        fold.add(entry)
+        notice = away_notice(body)
+        if notice is not None:
+            writer = entry.by.casefold()
+            away[writer] = (*away.get(writer, ()), notice)
+    last = rows[-1]
+    folded = _Folded(last.seq, last.hash, fold, away)
+    if len(_FOLDS) >= _MAX_FOLDS:
+        _FOLDS.clear()
+    _FOLDS[key] = folded
+    return folded
+
+
 def due(session: Session, game: Game) -> Due:
     """The player who owes the next move, read from the game's ledger and its last turn
-    played out (:func:`adjudicator.rulings.forfeits.owing` decides), with his away notes."""
-    bodies = [
-        json.loads(body)
-        for body in session.execute(
-            select(LedgerEntry.body)
-            .where(LedgerEntry.game_number == game.number)
-            .order_by(LedgerEntry.seq)
-        ).scalars()
-    ]
-    entries = [written(body) for body in bodies]
+    played out (:func:`adjudicator.rulings.forfeits.owing` decides), with his away notes.
+    Only the entries appended since the last reading are read (:func:`_folded`)."""
+    folded = _folded(session, game)
     turn = session.get(GameTurn, game.number)
     sides = players(session, game)
-    found = owing(entries, sides, power_named(turn.power) if turn is not None else None)
+    found = folded.fold.owing(sides, power_named(turn.power) if turn is not None else None)
     email = sides[found.side]
-    away = tuple(
-        notice
-        for body, entry in zip(bodies, entries, strict=True)
-        if entry.by.casefold() == email.casefold() and (notice := away_notice(body)) is not None
-    )
-    return Due(found, email, away)
+    return Due(found, email, folded.away.get(email.casefold(), ()))
 
 
 def check_request(
