@@ -8,8 +8,6 @@ from __future__ import annotations
 import email
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -23,23 +21,14 @@ from dice_server.services import ServiceContext
 from dice_server.services.rolls import roll_battle
 from tests.conftest import League, battle
 from tests.integration.test_ledger import member_id
+from tests.integration.test_stay_up import _scheduler
 
 
 class Scheduler:
     """A ``pbem scheduler`` process whose log lines are read as they come."""
 
     def __init__(self, app: Flask) -> None:
-        env = {
-            **os.environ,
-            "PBEM_INSTANCE_PATH": app.instance_path,
-            "PBEM_DATABASE_URL": app.config["DATABASE_URL"],
-            "PBEM_MAIL_TRANSPORT": "maildir",
-            "PBEM_OUTBOX_INTERVAL_SECONDS": "0.2",
-        }
-        pbem = str(Path(sys.executable).parent / "pbem")
-        self.proc = subprocess.Popen(
-            [pbem, "scheduler"], env=env, stderr=subprocess.PIPE, text=True
-        )
+        self.proc = _scheduler(app)
         self.lines: list[str] = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -47,7 +36,7 @@ class Scheduler:
     def _read(self) -> None:
         assert self.proc.stderr is not None
         for line in self.proc.stderr:
-            self.lines.append(line)
+            self.lines.append(line.decode(errors="replace"))
 
     def says(self, words: str, timeout: float = 60) -> bool:
         deadline = time.monotonic() + timeout
