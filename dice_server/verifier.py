@@ -552,29 +552,7 @@ class LedgerVerifier:
         for index, group in enumerate(data.get("groups", [])):
             name = f"{where}: group {index + 1}"
             try:
-                gdice = group["dice"]
-                if "attacker" in group:
-                    totals = {}
-                    for position, role in enumerate(("attacker", "defender")):
-                        side = group[role]
-                        if side["die"] != gdice[position]:
-                            self.report.problems.append(f"{name} {role} die is not its dice's")
-                        totals[role] = side["die"] + sum(m["add"] for m in side["modifiers"])
-                        if side["total"] != totals[role]:
-                            self.report.problems.append(
-                                f"{name} {role} total is not its die and modifiers"
-                            )
-                    won = "attacker" if totals["attacker"] > totals["defender"] else "defender"
-                    if group["winner"] != won:
-                        self.report.problems.append(f"{name} winner is not the higher total")
-                elif "total" in group:
-                    total = sum(gdice) + sum(m["add"] for m in group.get("modifiers", []))
-                    if group["total"] != total:
-                        self.report.problems.append(f"{name} total is not its dice and modifiers")
-                    if "rebellion" in group and group["rebellion"] != int(total >= 6):
-                        self.report.problems.append(f"{name} rebellion is not six or more")
-                if "blast" in group and group["blast"] != int(gdice[0] <= 5):
-                    self.report.problems.append(f"{name} blast is not one through five")
+                self.report.problems += [f"{name} {p}" for p in _will_group_problems(group)]
             except (AttributeError, IndexError, KeyError, TypeError):
                 self.report.problems.append(f"{name} is not a Triumph of the Will group")
 
@@ -706,6 +684,38 @@ class LedgerVerifier:
                     f"of entry {seed.seq} recomputed from the revealed seed"
                 )
         return report
+
+
+def _will_total(dice: list[int], modifiers: list[dict[str, Any]]) -> int:
+    total: int = sum(dice) + sum(m["add"] for m in modifiers)  # a non-number: TypeError
+    return total
+
+
+def _will_group_problems(group: dict[str, Any]) -> list[str]:
+    """What does not add up in one group of a Triumph of the Will roll (a match-up of two
+    dice, a throw with a total, an atomic die)."""
+    dice, problems = group["dice"], []
+    if "attacker" in group:
+        totals = {}
+        for position, role in enumerate(("attacker", "defender")):
+            side = group[role]
+            if side["die"] != dice[position]:
+                problems.append(f"{role} die is not its dice's")
+            totals[role] = _will_total([side["die"]], side["modifiers"])
+            if side["total"] != totals[role]:
+                problems.append(f"{role} total is not its die and modifiers")
+        won = "attacker" if totals["attacker"] > totals["defender"] else "defender"
+        if group["winner"] != won:
+            problems.append("winner is not the higher total")
+    elif "total" in group:
+        total = _will_total(dice, group.get("modifiers", []))
+        if group["total"] != total:
+            problems.append("total is not its dice and modifiers")
+        if "rebellion" in group and group["rebellion"] != int(total >= 6):
+            problems.append("rebellion is not six or more")
+    if "blast" in group and group["blast"] != int(dice[0] <= 5):
+        problems.append("blast is not one through five")
+    return problems
 
 
 def _low_luck_fire(group: dict[str, Any]) -> str:

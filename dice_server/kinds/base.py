@@ -57,8 +57,6 @@ class EntryKind:
     """The game system whose games a roll of this kind is thrown in (a note, in any)."""
     template: str = ""
     """The roller page's template, if not ``roller_<page>.html``."""
-    example: str = ""
-    """A request of this kind, as JSON (the roller page of another system shows it)."""
 
 
 def dice_text(values: list[int]) -> str:

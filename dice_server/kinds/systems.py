@@ -108,10 +108,11 @@ def _json_object(_form: FlaskForm, field: TextAreaField) -> None:
 
 
 class SystemRollForm(FlaskForm):
-    """A roll of another game system: its JSON request, as the API takes it."""
+    """A roll of another game system: its JSON request, as the API takes it (the field
+    ``request`` is each kind's, filled in with its example: :func:`system_form`)."""
 
     nonce = HiddenField()
-    request = TextAreaField("Request (JSON)", validators=[DataRequired(), _json_object])
+    request: TextAreaField
 
     def payload(self) -> dict[str, Any]:
         value: dict[str, Any] = json.loads(self.request.data)
@@ -155,5 +156,4 @@ def system_kind(
         form=system_form(example),
         system=system,
         template="roller_system.html",
-        example=json.dumps(example, indent=2, ensure_ascii=False),
     )

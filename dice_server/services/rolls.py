@@ -10,14 +10,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudicator.battle.reading import CLASSIC_RULESET, RULESET
+from adjudicator.battle.reading import RULESET
 from adjudicator.rolls import BattleRoll
 from adjudicator.rolls.lowluck import LowLuckRoll
 from dice_server.db import reading
 from dice_server.dice import SealedSeed
 from dice_server.errors import InvalidRequest, NotFound
 from dice_server.jsonbody import shown
-from dice_server.kinds import REGISTRY, ROLL_KINDS, EntryKind, battle, system_rolls
+from dice_server.kinds import REGISTRY, ROLL_KINDS, battle, system_rolls
 from dice_server.kinds.big_world import read_big_world
 from dice_server.kinds.systems import AA_SYSTEM, SYSTEM_NAMES, system_of
 from dice_server.ledger import SignedEntry
@@ -40,20 +40,13 @@ def write(
     for game ``number`` (its request is checked whole before any lock is taken)."""
     if kind == "note":
         return send_note(ctx, who, number, payload, retry)
-    read = REGISTRY[kind].read if kind in ROLL_KINDS else None
-    if read is None:
+    if kind not in ROLL_KINDS or REGISTRY[kind].read is None:
         raise NotFound(f"there is no roll of kind {kind!r}")
     low_luck, ruleset = _battle_rules(ctx, number)
-    system = system_of(ruleset or CLASSIC_RULESET)
-    if kind == "roll" and system != AA_SYSTEM:
-        kind = _named_kind(number, system, payload)
-        read = REGISTRY[kind].read
-        assert read is not None
-    if ruleset is not None:
-        _same_system(number, system, REGISTRY[kind])
-        named = payload.get("kind") if isinstance(payload, dict) else None
-        if kind == "roll" and isinstance(named, str) and named in REGISTRY:
-            _same_system(number, system, REGISTRY[named])  # another system's, to .../rolls
+    if ruleset is not None:  # an unknown game is refused by the write itself
+        kind = _roll_kind(number, system_of(ruleset), kind, payload)
+    read = REGISTRY[kind].read
+    assert read is not None
     if kind == "roll":
         if ruleset == RULESET:
             read = read_big_world
@@ -69,7 +62,7 @@ def write(
         data: dict[str, Any] = request.record(member.email, thrower(ctx, seq, seed))
         if kind in BATTLE_KINDS:
             data.update(link_roll(sessions[0], number, data))
-        if kind != "tech-roll" and system == AA_SYSTEM:
+        if kind != "tech-roll" and REGISTRY[kind].system == AA_SYSTEM:
             started(sessions[0], number, seq)
         return data
 
@@ -85,36 +78,35 @@ def write(
     )
 
 
-def _named_kind(number: int, system: str, payload: Any) -> str:
-    """The roll kind a request to ``.../rolls`` names in a game of another system (its
-    ``"kind"``): one of that system's."""
-    offered = [k.name for k in system_rolls(system)]
+def _roll_kind(number: int, system: str, kind: str, payload: Any) -> str:
+    """The kind of roll asked for in game ``number`` of ``system``: the path's, or at
+    ``.../rolls`` the body's ``"kind"`` (which a game of another system than Axis & Allies
+    must give); refused naming ``kind`` when it is not one of the game's system's rolls."""
+    offered = ", ".join(k.name for k in system_rolls(system))
     named = payload.get("kind") if isinstance(payload, dict) else None
-    if named is None:
+    if kind == "roll" and named is not None:
+        known = REGISTRY.get(named) if isinstance(named, str) else None
+        if known is None or not known.rolls or known.read is None:
+            raise InvalidRequest(
+                f"kind: there is no roll kind {shown(named)}; a {SYSTEM_NAMES[system]} game "
+                f"throws {offered}",
+                "kind",
+            )
+        kind = known.name
+    elif kind == "roll" and system != AA_SYSTEM:
         raise InvalidRequest(
             f"kind: game {number} is a {SYSTEM_NAMES[system]} game: say which roll with "
-            f'"kind", one of {", ".join(offered)}',
+            f'"kind", one of {offered}',
             "kind",
         )
-    known = REGISTRY.get(named) if isinstance(named, str) else None
-    if known is None or not known.rolls or known.read is None:
+    owner = REGISTRY[kind].system
+    if owner != system:
         raise InvalidRequest(
-            f"kind: there is no roll kind {shown(named)}; a {SYSTEM_NAMES[system]} game "
-            f"throws {', '.join(offered)}",
+            f"kind: {kind} is a {SYSTEM_NAMES[owner]} roll, and game {number} is a "
+            f"{SYSTEM_NAMES[system]} game: its rolls are {offered}",
             "kind",
         )
-    return known.name
-
-
-def _same_system(number: int, system: str, kind: EntryKind) -> None:
-    """Refuse a roll of another game system than the game's."""
-    if kind.system != system:
-        offered = ", ".join(k.name for k in system_rolls(system))
-        raise InvalidRequest(
-            f"kind: {kind.name} is a {SYSTEM_NAMES[kind.system]} roll, and game {number} "
-            f"is a {SYSTEM_NAMES[system]} game: its rolls are {offered}",
-            "kind",
-        )
+    return kind
 
 
 BATTLE_KINDS = frozenset({battle.KIND.name, battle.LOW_LUCK.name})

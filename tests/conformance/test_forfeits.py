@@ -79,6 +79,13 @@ class TestForfeitsWithin5Days:
         entries.append(Written("roll", "axis@example.org", at(2)))
         assert owing(entries, PLAYERS, None) == Owing("allies", at(2))
 
+    @pytest.mark.parametrize("kind", ["will-battle-roll", "will-air-roll", "tt-combat-round"])
+    def test_a_roll_of_another_game_system_is_a_turn(self, kind: str) -> None:
+        """The league's other systems (issue 19) are played with the dice server alone: a
+        player's roll is his turn there as a Classic roll is."""
+        entries = [made(), Written(kind, "allies@example.org", at(1))]
+        assert owing(entries, PLAYERS, None) == Owing("axis", at(1))
+
     def test_a_note_is_not_a_turn(self) -> None:
         entries = [made(), Written("note", "allies@example.org", at(3))]
         due = owing(entries, PLAYERS, None)
