@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter, Map
 
 from adjudicator.rulings.clock import TurnClock
 from dice_server.config import TEMPLATES_DIR, instance_path, load_config
@@ -100,8 +101,23 @@ def mail_domain(config: Mapping[str, Any]) -> str:
     return address.rpartition("@")[2] or "localhost"
 
 
+class RowNumber(IntegerConverter):
+    """``<int:...>`` in every route: a whole number a database row can hold (a game, an
+    entry's seq, a challenge). A larger one names nothing: the route does not match, a 404,
+    rather than an integer the database driver cannot bind."""
+
+    def __init__(self, url_map: Map, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", ROW_NUMBER_MAX)
+        super().__init__(url_map, *args, **kwargs)
+
+
+#: The largest a row number column (SQL INTEGER, 32 bits on PostgreSQL) holds.
+ROW_NUMBER_MAX = 2**31 - 1
+
+
 def register_blueprints(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
+    app.url_map.converters["int"] = RowNumber
     security.init_app(app)
     csrf.init_app(app)
     login_manager.init_app(app)

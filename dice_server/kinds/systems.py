@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, TextAreaField
@@ -113,6 +113,8 @@ class SystemRollForm(FlaskForm):
 
     nonce = HiddenField()
     request: TextAreaField
+    #: The kind's example request (the box's text; the API's documented example).
+    example: ClassVar[dict[str, Any]] = {}
 
     def payload(self) -> dict[str, Any]:
         value: dict[str, Any] = json.loads(self.request.data)
@@ -127,6 +129,8 @@ def system_form(example: Mapping[str, Any]) -> type[SystemRollForm]:
         request = TextAreaField(
             "Request (JSON)", default=text, validators=[DataRequired(), _json_object]
         )
+
+    Form.example = dict(example)
 
     return Form
 

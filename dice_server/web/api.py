@@ -35,6 +35,7 @@ from dice_server.services.rolls import write
 from dice_server.services.rulings import decide
 from dice_server.services.turns import game_position, submit_turn
 from dice_server.web.context import service_context
+from dice_server.web.openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -217,3 +218,9 @@ def get_ratings() -> Response:
 @bp.get("/keys")
 def get_keys() -> Response:
     return jsonify(published_keys(service_context()))
+
+
+@bp.get("/openapi.json")
+def get_openapi() -> Response:
+    """The OpenAPI description of every JSON endpoint (dice_server.web.openapi)."""
+    return jsonify(document())

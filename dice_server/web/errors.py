@@ -22,8 +22,12 @@ def init_app(app: Flask) -> None:
 
 
 def wants_json() -> bool:
-    """The API and machine endpoints answer JSON; pages answer a page."""
-    return request.path.startswith(("/api/", "/healthz")) or request.path == "/verifier.py"
+    """The API and machine endpoints (the JSON downloads among them) answer JSON; pages
+    answer a page."""
+    path = request.path
+    return (
+        path.startswith(("/api/", "/healthz")) or path.endswith(".json") or path == "/verifier.py"
+    )
 
 
 def page(title: str, message: str, status: int) -> tuple[Response, int]:
