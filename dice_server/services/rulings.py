@@ -23,9 +23,9 @@ from dice_server.ledger import Chain, SignedEntry, format_time
 from dice_server.models import Game, LedgerEntry
 from dice_server.requests import check_fields, field_error, positive_int, text
 from dice_server.services import ServiceContext
-from dice_server.services.entries import Actor, Who, record
+from dice_server.services.entries import Actor, Who, record, resolve
 from dice_server.services.forfeits import due, entry_time, players, requester_side, written
-from dice_server.services.games import end_game
+from dice_server.services.games import check_participant, end_game
 from dice_server.services.outbox import publish
 from dice_server.services.proposals import (
     decide_proposal,
@@ -72,11 +72,15 @@ def read_decision(payload: Any) -> dict[str, Any]:
     return decision
 
 
-def _referred(ctx: ServiceContext, number: int, seq: int) -> str:
-    """What the entry a decision refers to is: a forfeit request or a proposed ruling."""
+def _referred(ctx: ServiceContext, who: Who, number: int, seq: int) -> str:
+    """What the entry a decision refers to is: a forfeit request or a proposed ruling. Only
+    the game's players, its mentor and a minister learn it (a stranger's decision is refused
+    before the game's ledger is read)."""
     with reading(ctx.sessions) as session:
-        if session.get(Game, number) is None:
+        game = session.get(Game, number)
+        if game is None:
             raise NotFound(f"there is no game {number}: check the game number", "game")
+        check_participant(number, set(game.participant_ids()), resolve(session.connection(), who))
         entry = _request(session, number, seq)
     if entry["kind"] == "note" and entry["data"].get("topic") == "forfeit-request":
         return "forfeit-request"
@@ -90,7 +94,7 @@ def decide(ctx: ServiceContext, who: Who, number: int, payload: Any) -> SignedEn
     (approve or deny) or on a proposed ruling (confirm, amend, override), or a player's
     agreement to a correction of a proposed ruling. Returns the ruling entry written."""
     decision = read_decision(payload)
-    if _referred(ctx, number, decision["refers_to"]) == "proposed":
+    if _referred(ctx, who, number, decision["refers_to"]) == "proposed":
         return decide_proposal(ctx, who, number, decision)
     return _decide_forfeit(ctx, who, number, decision)
 
