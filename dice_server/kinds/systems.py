@@ -28,6 +28,8 @@ from wtforms.validators import DataRequired, ValidationError
 from adjudicator.request_fields import RequestFieldError
 from adjudicator.triumph_tragedy import TT_SYSTEM
 from adjudicator.triumph_will import WILL_SYSTEM
+from dice_server.errors import InvalidRequest
+from dice_server.jsonbody import read_json
 from dice_server.kinds.base import AA_SYSTEM as AA_SYSTEM
 from dice_server.kinds.base import Data, EntryKind
 from dice_server.requests import field_error, plain_fields
@@ -99,10 +101,12 @@ def system_reader(
 
 
 def _json_object(_form: FlaskForm, field: TextAreaField) -> None:
+    """The box holds one JSON object, read as the API reads a body (its limits on numbers,
+    nesting and repeated keys, and its words for what is wrong)."""
     try:
-        value = json.loads(field.data or "")
-    except ValueError as exc:
-        raise ValidationError(f"not JSON: {exc}") from None
+        value = read_json(field.data or "", "the request")
+    except InvalidRequest as exc:
+        raise ValidationError(exc.message) from None
     if not isinstance(value, dict):
         raise ValidationError("must be one JSON object, {...}")
 
@@ -117,7 +121,7 @@ class SystemRollForm(FlaskForm):
     example: ClassVar[dict[str, Any]] = {}
 
     def payload(self) -> dict[str, Any]:
-        value: dict[str, Any] = json.loads(self.request.data)
+        value: dict[str, Any] = read_json(self.request.data, "the request")
         return value
 
 
