@@ -15,6 +15,7 @@ log = logging.getLogger(__name__)
 
 
 def init_app(app: Flask) -> None:
+    app.before_request(json_only_to_the_api)
     app.register_error_handler(ServiceError, service_error)
     app.register_error_handler(CSRFError, csrf_error)
     app.register_error_handler(HTTPException, http_error)
@@ -28,6 +29,19 @@ def wants_json() -> bool:
     return (
         path.startswith(("/api/", "/healthz")) or path.endswith(".json") or path == "/verifier.py"
     )
+
+
+def json_only_to_the_api() -> tuple[Response, int] | None:
+    """A page's form is a form: a JSON body POSTed to a page (which Flask-WTF would read as
+    the form's fields, and fail on anything but an object) is refused before any view."""
+    if request.method == "POST" and request.is_json and not wants_json():
+        if request.path != "/MARTI.php":
+            return page(
+                "Unsupported request",
+                "This page takes a form, not JSON: the JSON API is under /api/v1.",
+                415,
+            )
+    return None
 
 
 def page(title: str, message: str, status: int) -> tuple[Response, int]:

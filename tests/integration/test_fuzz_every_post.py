@@ -413,3 +413,24 @@ def test_the_fuzz_reaches_past_the_gate(place: Place) -> None:
         "/games/<number>/note": 302,
         "/games/<number>/turn": 302,
     }, accepted
+
+
+PAGE_ROUTES = [path for path in ROUTES if not path.startswith("/api/") and path != "/MARTI.php"]
+
+
+@pytest.mark.parametrize("path", PAGE_ROUTES)
+@pytest.mark.parametrize("body", ["5", "[1, 2]", '"text"', "null", '{"text": "x"}'])
+def test_a_json_body_sent_to_a_page_is_refused(place: Place, path: str, body: str) -> None:
+    """A page takes a form: JSON posted to it (which Flask-WTF would read as the form, and
+    fail on anything but an object) is a 415 saying where JSON goes, and writes nothing."""
+    who = caller(path)
+    client = place.app.test_client()
+    if who is not None:
+        with client.session_transaction() as session:
+            session["_user_id"] = str(place.ids[who])
+    before = place.recorded()
+    url = fill(place, path, system_of_path(path))
+    response = client.post(url, data=body, content_type="application/json")
+    assert response.status_code == 415, response.get_data(as_text=True)[:300]
+    assert "/api/v1" in response.get_data(as_text=True)
+    assert place.recorded() == before
