@@ -7,6 +7,8 @@
 # stop_throwaway_postgres stops it and removes the directory; scripts/test calls it on exit.
 # PBEM_PG_BINDIR names the server's bin directory when it is somewhere unusual.
 
+source "$(dirname "${BASH_SOURCE[0]}")/_apt.sh"
+
 PG_DIR=""
 PG_USER=""
 PG_BIN=""
@@ -27,29 +29,14 @@ find_postgres() {
 }
 
 install_postgres() {
-    local sudo=""
-    if [ "$(id -u)" != 0 ]; then
-        if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-            sudo="sudo -n"
-        else
-            echo "PostgreSQL is not installed, and installing it needs root (or sudo)" >&2
-            return 1
-        fi
-    fi
-    if ! command -v apt-get >/dev/null; then
-        echo "PostgreSQL is not installed, and there is no apt-get to install it with" >&2
-        return 1
-    fi
-    echo "installing PostgreSQL from Debian" >&2
+    can_be_root PostgreSQL || return 1
     if [ ! -e /etc/postgresql-common ]; then
         # Only the throwaway cluster is wanted: not the `main` cluster the package makes.
-        $sudo mkdir -p /etc/postgresql-common/createcluster.d
+        $AS_ROOT mkdir -p /etc/postgresql-common/createcluster.d
         echo "create_main_cluster = false" |
-            $sudo tee /etc/postgresql-common/createcluster.d/pbem-test.conf >/dev/null
+            $AS_ROOT tee /etc/postgresql-common/createcluster.d/pbem-test.conf >/dev/null
     fi
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        postgresql >&2
+    apt_install PostgreSQL --no-install-recommends postgresql
 }
 
 # Runs a command as the cluster's owner (from /: root's working directory may be closed

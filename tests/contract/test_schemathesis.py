@@ -17,7 +17,6 @@ import threading
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,13 +26,12 @@ from hypothesis import strategies as st
 from schemathesis import GenerationMode, checks
 from werkzeug.serving import make_server
 
-from dice_server.app import create_app
-from dice_server.keys import init_instance
 from dice_server.services.games import create_game
 from dice_server.services.members import add_member
 from dice_server.triplea.addresses import register_now
 from dice_server.web.openapi import document
 from tests.conftest import Databases
+from tests.records import UNLIMITED, module_app
 
 pytestmark = pytest.mark.slow
 EXAMPLES = int(os.environ.get("PBEM_CONTRACT_EXAMPLES", "25"))
@@ -54,18 +52,7 @@ class Live:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory, databases: Databases) -> Iterator[Live]:
-    root: Path = tmp_path_factory.mktemp("contract")
-    init_instance(root / "instance")
-    app = create_app(
-        {
-            "TESTING": True,
-            "INSTANCE_PATH": str(root / "instance"),
-            "DATABASE_URL": databases.fresh(root, "contract.sqlite3"),
-            "ENTRIES_PER_MEMBER_GAME": 10**6,
-            "TRIPLEA_ROLLS_PER_ADDRESS": 10**6,
-            "TRIPLEA_ROLLS_PER_CLIENT": 10**6,
-        }
-    )
+    app = module_app(tmp_path_factory.mktemp("contract"), databases, **UNLIMITED)
     ctx = app.extensions["pbem"]
     token = add_member(ctx, "axis@example.org", "Axis", confirmed=True).token
     add_member(ctx, "allies@example.org", "Allies", confirmed=True)

@@ -23,22 +23,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import select
 from werkzeug.test import TestResponse
 
-from dice_server.app import create_app
 from dice_server.db import reading
-from dice_server.keys import init_instance
 from dice_server.models import (
-    BidCommitment,
-    Challenge,
-    DiceAddress,
-    EmailToken,
-    Game,
     LedgerEntry,
-    Member,
-    OutboxMessage,
-    TableEntry,
 )
 from dice_server.services import ServiceContext
 from dice_server.services.challenges import issue_challenge
@@ -51,6 +41,7 @@ from dice_server.web.openapi import KIND_EXAMPLES
 from tests.conftest import Databases
 from tests.integration.test_turns import UKRAINE_ROLL
 from tests.integration.test_turns import USSR_PRE as TURN
+from tests.records import module_app, row_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 BID = {"total": 9, "details": "3 G INF Ukraine"}
@@ -128,36 +119,14 @@ class Place:
     proposed: int
 
     def recorded(self) -> tuple[int, ...]:
-        tables = (
-            LedgerEntry,
-            TableEntry,
-            OutboxMessage,
-            Member,
-            Game,
-            Challenge,
-            BidCommitment,
-            DiceAddress,
-            EmailToken,
-        )
-        counts = [select(func.count()).select_from(t).scalar_subquery() for t in tables]
-        with reading(self.ctx.sessions) as session:
-            return tuple(session.execute(select(*counts)).one())
+        return row_counts(self.ctx)
 
 
 @pytest.fixture(scope="module")
 def place(tmp_path_factory: pytest.TempPathFactory, databases: Databases) -> Iterator[Place]:
-    root = tmp_path_factory.mktemp("access")
-    init_instance(root / "instance")
-    app = create_app(
-        {
-            "TESTING": True,
-            "INSTANCE_PATH": str(root / "instance"),
-            "DATABASE_URL": databases.fresh(root, "access.sqlite3"),
-            # The forms' CSRF token is not who the caller is: switched off, each form is
-            # refused or answered on its caller alone.
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
+    # The forms' CSRF token is not who the caller is: switched off, each form is refused
+    # or answered on its caller alone.
+    app = module_app(tmp_path_factory.mktemp("access"), databases, WTF_CSRF_ENABLED=False)
     ctx: ServiceContext = app.extensions["pbem"]
     ids, tokens = {}, {}
     for who, role in [

@@ -24,26 +24,9 @@ import pytest
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from dice_server.app import create_app
-from dice_server.db import reading
-from dice_server.keys import init_instance
 from dice_server.kinds import BY_API_PATH
-from dice_server.models import (
-    AddressToken,
-    BidCommitment,
-    Challenge,
-    DiceAddress,
-    EmailToken,
-    Game,
-    IdempotencyKey,
-    LedgerEntry,
-    Member,
-    OutboxMessage,
-    TableEntry,
-)
 from dice_server.services import ServiceContext
 from dice_server.services.challenges import issue_challenge
 from dice_server.services.games import create_game
@@ -54,6 +37,7 @@ from dice_server.web.openapi import KIND_EXAMPLES
 from tests.conftest import Databases
 from tests.integration.test_fuzz_inputs import LEAKS, bodies, form_fields
 from tests.integration.test_turns import USSR_PRE
+from tests.records import UNLIMITED, module_app, row_counts
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "25"))
 FUZZ = settings(
@@ -81,39 +65,13 @@ class Place:
     challenge: int
 
     def recorded(self) -> tuple[int, ...]:
-        tables = (
-            LedgerEntry,
-            TableEntry,
-            OutboxMessage,
-            IdempotencyKey,
-            Member,
-            Game,
-            Challenge,
-            BidCommitment,
-            DiceAddress,
-            EmailToken,
-            AddressToken,
-        )
-        counts = [select(func.count()).select_from(t).scalar_subquery() for t in tables]
-        with reading(self.ctx.sessions) as session:
-            return tuple(session.execute(select(*counts)).one())
+        return row_counts(self.ctx)
 
 
 @pytest.fixture(scope="module")
 def place(tmp_path_factory: pytest.TempPathFactory, databases: Databases) -> Iterator[Place]:
     root = tmp_path_factory.mktemp("fuzz-every-post")
-    init_instance(root / "instance")
-    app = create_app(
-        {
-            "TESTING": True,
-            "INSTANCE_PATH": str(root / "instance"),
-            "DATABASE_URL": databases.fresh(root, "fuzz.sqlite3"),
-            "WTF_CSRF_ENABLED": False,
-            "ENTRIES_PER_MEMBER_GAME": 10**6,
-            "TRIPLEA_ROLLS_PER_ADDRESS": 10**6,
-            "TRIPLEA_ROLLS_PER_CLIENT": 10**6,
-        }
-    )
+    app = module_app(root, databases, WTF_CSRF_ENABLED=False, **UNLIMITED)
     ctx: ServiceContext = app.extensions["pbem"]
     ids, tokens = {}, {}
     for who, role in [("axis", "player"), ("allies", "player"), ("minister", "minister")]:
