@@ -10,6 +10,10 @@ Usage: ``python verifier.py LEDGER.json --keys KEYS.json``, or, to trust nothing
 own mail, ``python verifier.py --mail PATH`` (a maildir, an mbox, a zip, or a folder of
 ``.eml`` files or of saved ``entry-<seq>.json`` files): every game found in it is verified
 the same way, and every entry its chain proves exists but the mail lacks is named.
+
+An exported ledger is read from its file one entry at a time, so a ledger of 100,000
+entries needs no more memory than one of ten; on a terminal the verifier says how far it
+has got (``--progress`` / ``--no-progress`` to choose).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import base64
 import binascii
+import codecs
 import email
 import email.errors
 import email.message
@@ -26,15 +31,20 @@ import io
 import json
 import os
 import re
+import struct
 import sys
+import tempfile
+import time
 import zipfile
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import IO, Any
 
 from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 FORMAT_VERSION = 1
@@ -57,6 +67,7 @@ ROLL_KINDS = (
 )
 SEED_KINDS = frozenset({"genesis", "commitment"})
 KINDS = ROLL_KINDS | SEED_KINDS | {"note", "submission", "ruling", "seed-reveal"}
+_COMMITMENT = re.compile(r"[0-9a-f]{64}")
 
 
 class NotCanonical(ValueError):
@@ -163,15 +174,42 @@ def decode_body(body: bytes) -> Any:
     parser, or holding an integer too long for ``int()``, is a ``ValueError`` in plain words
     like any other body that cannot be read.
     """
+    obj = _parsed(_loads_body, body)
+    if _SUSPECT.search(body):
+        check_value(obj)
+    return obj
+
+
+def _loads_body(body: bytes) -> Any:
+    return json.loads(body, parse_float=_refuse_float, parse_constant=_refuse_constant)
+
+
+def _parsed(parse: Callable[[Any], Any], source: Any) -> Any:
+    """``parse(source)``, its failures put in :func:`decode_body`'s words."""
     try:
-        obj = json.loads(body, parse_float=_refuse_float, parse_constant=_refuse_constant)
+        return parse(source)
     except RecursionError:
         raise ValueError("it is nested too deeply to read") from None
     except (NotCanonical, json.JSONDecodeError, UnicodeDecodeError):
         raise
     except ValueError:  # int() refuses more than sys.get_int_max_str_digits() digits
         raise ValueError("it holds an integer too long to read") from None
-    if _SUSPECT.search(body):
+
+
+_BODY_DECODER = json.JSONDecoder(parse_float=_refuse_float, parse_constant=_refuse_constant)
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
+_SUSPECT_TEXT = re.compile(_SUSPECT.pattern.decode("ascii"), re.ASCII)
+
+
+def _decode_body_text(text: str) -> Any:
+    """:func:`decode_body` of ``text.encode("utf-8")``, for a body that begins ``{"``, read
+    from the text itself: ``json.loads`` reads such bytes as UTF-8
+    (``json.detect_encoding``), that is as this very text, and the suspect tokens are
+    ASCII, found alike in the text and in its bytes. The walk reads every entry so."""
+    obj = _parsed(_BODY_DECODER.decode, text)
+    if _SUSPECT_TEXT.search(text):
         check_value(obj)
     return obj
 
@@ -211,8 +249,25 @@ def dice_stream(seed: bytes, chain: int, seq: int, sides: int = 6) -> Iterator[i
 
 
 def draw_dice(seed: bytes, chain: int, seq: int, count: int, sides: int = 6) -> list[int]:
-    stream = dice_stream(seed, chain, seq, sides)
-    return [next(stream) for _ in range(count)]
+    """The first ``count`` dice of :func:`dice_stream`, drawn a block at a time (a verifier
+    recomputes every die of a game: 100,000 rolls)."""
+    if count <= 0:
+        return []  # as the stream, which refuses its sides only when a die is drawn
+    if not 1 <= sides <= 2**32:
+        raise ValueError(f"a die must have 1 to 2**32 sides, not {sides}")
+    limit = (2**32 // sides) * sides
+    prefix = f"dice:{chain}:{seq}:"
+    dice: list[int] = []
+    counter = 0
+    while len(dice) < count:
+        block = hmac.digest(seed, f"{prefix}{counter}".encode(), "sha256")
+        counter += 1
+        dice += [word % sides + 1 for word in _WORDS.unpack(block) if word < limit]
+    return dice[:count]
+
+
+_WORDS = struct.Struct(">8I")
+"""An HMAC-SHA256 block as the eight 4-byte big-endian words :func:`dice_stream` reads."""
 
 
 def parse_time(text: str) -> datetime:
@@ -220,10 +275,6 @@ def parse_time(text: str) -> datetime:
     if not TIME_PATTERN.match(text):
         raise ValueError(f"time {text!r} is not in the form YYYY-MM-DDTHH:MM:SS.ffffffZ")
     return datetime.fromisoformat(text[:-1])
-
-
-def _signature_workers(count: int) -> int:
-    return 1 if count < 64 else max(1, min(4, os.cpu_count() or 1))
 
 
 @dataclass
@@ -274,6 +325,80 @@ def verify_signature(keys: dict[str, Ed25519PublicKey], body: bytes, sig: str, k
     return ""
 
 
+_ROLL_HEAD = struct.Struct("<qqI")
+"""A spilled roll's seq, sides and number of dice, before its dice as bytes."""
+_INT64 = 2**63
+
+
+class _RollLog:
+    """The rolls thrown under one seed, waiting for its reveal: the seq, dice and sides of
+    each roll whose dice can be recomputed, in the order thrown.
+
+    Held in memory for a ledger given whole, or (``spill``) written to a temporary file as
+    they come, for a ledger read from its file an entry at a time: a game's rolls then cost
+    no memory however many there are. A spilled roll is its seq, sides and dice as binary
+    numbers when they are small whole numbers (every honest roll), else the JSON of
+    ``[seq, dice, sides]``: either reads back comparing alike with the dice recomputed."""
+
+    def __init__(self, spill: bool) -> None:
+        self.count = 0
+        self._kept: list[tuple[Any, list[Any] | bytes, int]] | None = None if spill else []
+        self._file: IO[bytes] | None = None
+
+    def add(self, seq: int, data: dict[str, Any]) -> None:
+        self.count += 1
+        dice, sides = data.get("dice"), data.get("sides")
+        if not isinstance(dice, list) or not isinstance(sides, int):
+            return  # counted, never recomputed
+        if self._kept is not None:
+            self._kept.append((seq, dice, sides))
+            return
+        if self._file is None:
+            self._file = tempfile.TemporaryFile()
+        self._file.write(_roll_record(seq, dice, sides))
+
+    def __iter__(self) -> Iterator[tuple[Any, list[Any] | bytes, int]]:
+        if self._kept is not None:
+            yield from self._kept
+        elif self._file is not None:
+            self._file.seek(0)
+            read = self._file.read
+            while tag := read(1):
+                if tag == b"B":
+                    seq, sides, count = _ROLL_HEAD.unpack(read(_ROLL_HEAD.size))
+                    yield seq, read(count), sides
+                else:
+                    seq, dice, sides = json.loads(read(int.from_bytes(read(4), "little")))
+                    yield seq, dice, sides
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def _roll_record(seq: Any, dice: list[Any], sides: int) -> bytes:
+    if type(seq) is int and type(sides) is int and abs(seq) < _INT64 and abs(sides) < _INT64:
+        try:
+            values = bytes(dice)  # whole numbers 0..255 (true and false among them, as 1, 0)
+        except (TypeError, ValueError):
+            pass
+        else:
+            return b"B" + _ROLL_HEAD.pack(seq, sides, len(values)) + values
+    text = json.dumps([seq, dice, sides]).encode("ascii")
+    return b"J" + len(text).to_bytes(4, "little") + text
+
+
+def _same_dice(expected: list[int], dice: list[Any] | bytes) -> bool:
+    """Whether the dice recomputed are those thrown (kept as a list, or spilled as bytes)."""
+    if type(dice) is bytes:
+        try:
+            return bytes(expected) == dice
+        except ValueError:  # a die over 255: no byte was one
+            return False
+    return expected == dice
+
+
 @dataclass
 class _Seed:
     """A committed seed and the rolls thrown under it.
@@ -286,7 +411,7 @@ class _Seed:
 
     commitment: str
     seq: int
-    rolls: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    rolls: _RollLog
     seed: bytes | None = None
     unknown: bool = False
     uncertain: bool = False
@@ -294,17 +419,150 @@ class _Seed:
     unchecked: str = ""
 
 
-class LedgerVerifier:
-    """Walks the entries of one chain in order and checks everything DESIGN.md promises."""
+_SIGNATURE_BATCH = 512
+_WORKER_KEYS: dict[str, Ed25519PublicKey] = {}
 
-    def __init__(self, keys: dict[str, Ed25519PublicKey]) -> None:
+
+def _worker_start(raw_keys: dict[str, bytes]) -> None:
+    """A signature-checking process's keys, made once from their raw bytes."""
+    _WORKER_KEYS.clear()
+    _WORKER_KEYS.update(
+        {kid: Ed25519PublicKey.from_public_bytes(raw) for kid, raw in raw_keys.items()}
+    )
+
+
+def _batch_failures(
+    keys: dict[str, Ed25519PublicKey], batch: list[tuple[bytes, str, str]]
+) -> list[tuple[int, str]]:
+    failures = []
+    for index, (body, sig, kid) in enumerate(batch):
+        problem = verify_signature(keys, body, sig, kid)
+        if problem:
+            failures.append((index, problem))
+    return failures
+
+
+def _worker_batch(batch: list[tuple[bytes, str, str]]) -> list[tuple[int, str]]:
+    return _batch_failures(_WORKER_KEYS, batch)
+
+
+class _SignatureChecks:
+    """Every walked entry's Ed25519 signature checked, its failures kept in entry order.
+
+    Checking signatures is most of what verifying a long ledger costs. With ``workers``
+    they are checked in batches on that many processes while this one walks the chain (a
+    thread would share the walk's interpreter); at most two batches per process are in
+    flight, so a ledger read as it streams stays in bounded memory. Where processes cannot
+    be had, or one dies, its batch is checked here: the failures are the same."""
+
+    def __init__(self, keys: dict[str, Ed25519PublicKey], workers: int = 0) -> None:
+        self.keys = keys
+        self.failures: list[tuple[int, str]] = []
+        self._pool: ProcessPoolExecutor | None = None
+        self._numbers: list[int] = []
+        self._batch: list[tuple[bytes, str, str]] = []
+        self._pending: deque[
+            tuple[list[int], list[tuple[bytes, str, str]], Future[list[tuple[int, str]]] | None]
+        ] = deque()
+        self._in_flight = 2 * workers
+        self._broken = False
+        if workers > 0:
+            raw = {
+                kid: key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+                for kid, key in keys.items()
+            }
+            try:
+                self._pool = ProcessPoolExecutor(
+                    workers, initializer=_worker_start, initargs=(raw,)
+                )
+            except (OSError, ImportError, NotImplementedError, ValueError):
+                self._pool = None
+
+    def add(self, number: int, body: bytes, sig: str, kid: str) -> None:
+        if self._pool is None:
+            problem = verify_signature(self.keys, body, sig, kid)
+            if problem:
+                self.failures.append((number, problem))
+            return
+        self._numbers.append(number)
+        self._batch.append((body, sig, kid))
+        if len(self._batch) >= _SIGNATURE_BATCH:
+            self._submit()
+
+    def _submit(self) -> None:
+        numbers, batch = self._numbers, self._batch
+        self._numbers, self._batch = [], []
+        future = None
+        if self._pool is not None and not self._broken:
+            try:
+                future = self._pool.submit(_worker_batch, batch)
+            except (RuntimeError, OSError):  # a broken pool: checked here instead
+                self._broken = True
+        self._pending.append((numbers, batch, future))
+        while len(self._pending) > self._in_flight:
+            self._collect()
+
+    def _collect(self) -> None:
+        numbers, batch, future = self._pending.popleft()
+        try:
+            found = future.result() if future is not None else None
+        except (RuntimeError, OSError):  # BrokenProcessPool is a RuntimeError
+            found = None
+            self._broken = True  # a process died: this batch and the rest are checked here
+        if found is None:
+            found = _batch_failures(self.keys, batch)
+        self.failures += [(numbers[index], problem) for index, problem in found]
+
+    def finish(self) -> list[tuple[int, str]]:
+        """Every failure, once every batch is back."""
+        if self._batch:
+            self._submit()
+        while self._pending:
+            self._collect()
+        self.close()
+        return self.failures
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class LedgerVerifier:
+    """Walks the entries of one chain in order and checks everything DESIGN.md promises.
+
+    Entries are taken one at a time (:meth:`add`, then :meth:`finish`; :meth:`verify` does
+    both for a whole ledger). Between entries it keeps the previous entry's hash, seq and
+    time, the seeds committed (one per commitment, a fact of the game, not of its length)
+    and the problems found: a ledger read from its file as it streams
+    (:func:`verify_ledger_file`) needs no more memory at its 100,000th entry than at its
+    first. The rolls awaiting their seed's reveal wait in a :class:`_RollLog`.
+    """
+
+    def __init__(
+        self,
+        keys: dict[str, Ed25519PublicKey],
+        *,
+        signatures: _SignatureChecks | None = None,
+        spill: bool = False,
+    ) -> None:
         self.keys = keys
         self.report = Report()
         self.seeds: list[_Seed] = []
         self.chain_field = ""
         self.chain_id: int | None = None
-        self.numbers: list[int] = []
         self.sparse = False
+        self.entries = 0
+        """How many entries were given (:meth:`add`)."""
+        self.walked = 0
+        """How many entries could be read, and so were checked."""
+        self._signatures = signatures if signatures is not None else _SignatureChecks(keys)
+        self._spill = spill
+        self._not_an_entry = ""
+        self._stopped = False
+        self._prev_hash: str | None = ZERO_HASH
+        self._prev_number = 0
+        self._prev_at: datetime | None = None
 
     def verify(self, entries: Sequence[Any], seqs: Sequence[int] | None = None) -> Report:
         """Check ``entries``, a whole ledger in order.
@@ -316,69 +574,100 @@ class LedgerVerifier:
         else is checked exactly as for a whole ledger, by the same code.
         """
         self.sparse = seqs is not None
-        self.numbers = list(seqs) if seqs is not None else list(range(1, len(entries) + 1))
-        signed: list[tuple[bytes, str, str]] = []
-        for position, entry in enumerate(entries, start=1):
-            try:
-                body_text, sig, kid = entry["body"], entry["sig"], entry["key"]
-                signed.append((body_text.encode("utf-8"), str(sig), str(kid)))
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                self.report.problems.append(f"entry {position}: not a ledger entry ({exc})")
-                break
-        # Signatures are checked on other threads (the library releases the GIL) while
-        # this one walks the chain.
-        with ThreadPoolExecutor(max_workers=_signature_workers(len(signed))) as pool:
-            size = max(1, len(signed) // (4 * (os.cpu_count() or 1)))
-            batches = [
-                pool.submit(self._signatures, signed[start : start + size])
-                for start in range(0, len(signed), size)
-            ]
-            count = self._walk(signed)
-            failures = [problem for batch in batches for problem in batch.result()]
-        for position, problem in enumerate(failures, start=1):
-            if problem and position <= count:
-                self.report.problems.append(f"entry {self.numbers[position - 1]}: {problem}")
-        return self._finish(count)
+        numbers = seqs if seqs is not None else range(1, len(entries) + 1)
+        try:
+            for entry, number in zip(entries, numbers, strict=True):
+                self.add(entry, number)
+            return self.finish()
+        finally:
+            self.close()
 
-    def _signatures(self, batch: list[tuple[bytes, str, str]]) -> list[str]:
-        return [verify_signature(self.keys, body, sig, kid) for body, sig, kid in batch]
+    def add(self, entry: Any, number: int | None = None) -> None:
+        """Check one entry (``{"body", "sig", "key"}``), known by ``number`` (its seq; by
+        default its place in the ledger).
 
-    def _walk(self, signed: list[tuple[bytes, str, str]]) -> int:
-        """Check every entry but its signature; return how many entries could be read."""
-        prev_hash: str | None = ZERO_HASH
-        prev_number = 0
-        prev_at: datetime | None = None
-        for position, (body, _sig, _kid) in enumerate(signed, start=1):
-            number = self.numbers[position - 1]
-            where = f"entry {number}"
-            if number != prev_number + 1:  # mail mode: the entries between never arrived
-                prev_hash = None
-                self._missing_before()
-            prev_number = number
-            try:
+        What is not an entry stops the reading there: it is reported first, and nothing
+        after it is checked. A body that cannot be read stops the walk there: the entries
+        after it are still looked at, for something that is not an entry."""
+        self.entries += 1
+        if self._not_an_entry:
+            return
+        try:
+            body_text, sig, kid = entry["body"], entry["sig"], entry["key"]
+            body, sig, kid = body_text.encode("utf-8"), str(sig), str(kid)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self._not_an_entry = f"entry {self.entries}: not a ledger entry ({exc})"
+            return
+        if self._stopped:
+            return
+        number = self.entries if number is None else number
+        if self._walk(number, body_text, body):
+            self.walked += 1
+            self._signatures.add(number, body, sig, kid)
+        else:
+            self._stopped = True
+
+    def finish(self) -> Report:
+        """The report on every entry given: what was checked, and every problem found (the
+        entry that was not one first, then the walk's, the signatures', the dice's)."""
+        # The dice first, while other processes check the last signatures.
+        recomputed = [self._recompute(seed) for seed in self.seeds]
+        failures = self._signatures.finish()
+        problems = [self._not_an_entry] if self._not_an_entry else []
+        problems += self.report.problems
+        problems += [f"entry {number}: {problem}" for number, problem in failures]
+        self.report.problems = problems
+        return self._finish(self.walked, recomputed)
+
+    def close(self) -> None:
+        """Let go of the processes and files the checks used (after :meth:`finish`, or
+        when the reading failed)."""
+        self._signatures.close()
+        for seed in self.seeds:
+            seed.rolls.close()
+
+    def _walk(self, number: int, text: Any, body: bytes) -> bool:
+        """Check every entry but its signature; return whether its body could be read."""
+        where = f"entry {number}"
+        if number != self._prev_number + 1:  # mail mode: the entries between never arrived
+            self._prev_hash = None
+            self._missing_before()
+        self._prev_number = number
+        try:
+            if type(text) is str and text.startswith('{"'):
+                obj = _decode_body_text(text)
+                try:  # the canonical text is the body's own, or else the bytes are compared
+                    canonical = _CANONICAL.encode(obj) == text
+                except (TypeError, ValueError):
+                    canonical = False
+            else:
                 obj = decode_body(body)
-                if canonical_json(obj, checked=True) != body:
-                    self.report.problems.append(f"{where}: body is not in canonical form")
-            except NotCanonical as exc:
-                self.report.problems.append(f"{where}: {exc}")
-                try:  # read it anyway, to check the rest of the entry
-                    obj = json.loads(body)
-                except (ValueError, RecursionError):
-                    return position - 1
-            except (ValueError, RecursionError) as exc:
-                reason = (
-                    "it is nested too deeply to check" if isinstance(exc, RecursionError) else exc
-                )
-                self.report.problems.append(f"{where}: body is not JSON ({reason})")
-                return position - 1
-            if not isinstance(obj, dict):
-                self.report.problems.append(f"{where}: body is not an object")
-                return position - 1
-            self._check_header(where, number, obj, prev_hash)
-            prev_at = self._check_time(where, obj, prev_at)
-            self._check_kind(where, obj)
-            prev_hash = body_hash(body)
-        return len(signed)
+                canonical = False
+            if not canonical and canonical_json(obj, checked=True) != body:
+                self.report.problems.append(f"{where}: body is not in canonical form")
+        except NotCanonical as exc:
+            self.report.problems.append(f"{where}: {exc}")
+            try:  # read it anyway, to check the rest of the entry
+                obj = json.loads(body)
+            except (ValueError, RecursionError):
+                return False
+        except (ValueError, RecursionError) as exc:
+            reason = "it is nested too deeply to check" if isinstance(exc, RecursionError) else exc
+            self.report.problems.append(f"{where}: body is not JSON ({reason})")
+            return False
+        if not isinstance(obj, dict):
+            self.report.problems.append(f"{where}: body is not an object")
+            return False
+        self._check_header(where, number, obj, self._prev_hash)
+        self._prev_at = self._check_time(where, obj, self._prev_at)
+        self._check_kind(where, obj)
+        self._prev_hash = body_hash(body)
+        return True
+
+    def _seed(self, commitment: str, seq: int, *, unknown: bool = False) -> _Seed:
+        seed = _Seed(commitment=commitment, seq=seq, rolls=_RollLog(self._spill), unknown=unknown)
+        self.seeds.append(seed)
+        return seed
 
     def _missing_before(self) -> None:
         """Mail mode: the entries just before this one never arrived. One of them may have
@@ -386,7 +675,7 @@ class LedgerVerifier:
         the seed known so far only if a reveal of that very seed proves it."""
         last = self.seeds[-1] if self.seeds else None
         if last is None or last.seed is not None or last.closed:
-            self.seeds.append(_Seed(commitment="", seq=0, unknown=True))
+            self._seed("", 0, unknown=True)
         else:
             last.uncertain = True
 
@@ -455,16 +744,16 @@ class LedgerVerifier:
                         f"{where}: new commitment while a seed is unrevealed"
                     )
             commitment = data.get("seed_commitment")
-            if not (isinstance(commitment, str) and re.fullmatch(r"[0-9a-f]{64}", commitment)):
+            if not (isinstance(commitment, str) and _COMMITMENT.fullmatch(commitment)):
                 self.report.problems.append(f"{where}: missing or malformed seed_commitment")
                 commitment = ""
-            self.seeds.append(_Seed(commitment=commitment, seq=seq))
+            committed = self._seed(commitment, seq)
             draw = data.get("draw")
             if kind == "genesis" and draw is not None:
                 # Sides drawn between equal bids: the genesis's own die, under the seed it
                 # commits to, recomputed like a roll's once the seed is revealed.
                 if isinstance(draw, dict):
-                    self.seeds[-1].rolls.append((seq, draw))
+                    committed.rolls.add(seq, draw)
                     self._check_roll_shape(where, draw)
                 else:
                     self.report.problems.append(f"{where}: the draw must be an object")
@@ -474,7 +763,7 @@ class LedgerVerifier:
             if open_seed is None:
                 self.report.problems.append(f"{where}: roll with no open seed commitment")
             else:
-                open_seed.rolls.append((seq, data))
+                open_seed.rolls.add(seq, data)
             if kind == "low-luck-roll":
                 self._check_low_luck(where, data)
             else:
@@ -525,7 +814,7 @@ class LedgerVerifier:
         if not isinstance(sides, int) or not isinstance(dice, list) or not isinstance(groups, list):
             self.report.problems.append(f"{where}: roll without sides and dice")
             return
-        if any(not isinstance(d, int) or not 1 <= d <= sides for d in dice):
+        if _dice_outside(dice, sides):
             self.report.problems.append(f"{where}: a die is outside 1..{sides}")
         grouped: list[int] = []
         for index, group in enumerate(groups):
@@ -533,7 +822,7 @@ class LedgerVerifier:
             hit_on = group.get("hit_on") if isinstance(group, dict) else None
             try:
                 grouped += gdice
-                if isinstance(hit_on, int) and group.get("hits") != sum(d <= hit_on for d in gdice):
+                if isinstance(hit_on, int) and group.get("hits") != _hits(gdice, hit_on):
                     self.report.problems.append(
                         f"{where}: group {index + 1} hits do not match its dice"
                     )
@@ -587,7 +876,7 @@ class LedgerVerifier:
         ):
             self.report.problems.append(f"{where}: Low Luck roll without sides, dice and volleys")
             return
-        if any(not isinstance(d, int) or not 1 <= d <= sides for d in dice):
+        if _dice_outside(dice, sides):
             self.report.problems.append(f"{where}: a die is outside 1..{sides}")
         powers: dict[tuple[Any, Any], int] = {}
         for index, group in enumerate(groups):
@@ -631,7 +920,22 @@ class LedgerVerifier:
         if hits != scored:
             self.report.problems.append(f"{where}: the sides' hits are not their volleys'")
 
-    def _finish(self, count: int) -> Report:
+    def _recompute(self, seed: _Seed) -> tuple[int, list[str]]:
+        """A revealed seed's rolls recomputed: how many differ, and the problems found."""
+        bad, problems = 0, []
+        if seed.seed is not None:
+            for seq, dice, sides in seed.rolls:  # those with dice and sides to recompute
+                try:
+                    expected = draw_dice(seed.seed, self.chain_id or 0, seq, len(dice), sides)
+                except ValueError as exc:
+                    problems.append(f"entry {seq}: {exc}")
+                    continue
+                if not _same_dice(expected, dice):
+                    bad += 1
+                    problems.append(f"entry {seq}: dice differ from the revealed seed's")
+        return bad, problems
+
+    def _finish(self, count: int, recomputed: list[tuple[int, list[str]]]) -> Report:
         report = self.report
         failed = {aspect for problem in report.problems for aspect in _aspects_of(problem)}
         checks = ("signatures", "canonical bodies", f"seq 1..{count}", "prev chain", "time order")
@@ -650,40 +954,45 @@ class LedgerVerifier:
         # some entries is among the problems, never ticked beside them.
         if held:
             report.checked.append(f"{what}: {', '.join(held)}")
-        for seed in self.seeds:
+        for seed, (bad, problems) in zip(self.seeds, recomputed, strict=True):
+            rolls = seed.rolls.count
             if seed.seed is None:
-                if seed.rolls and (seed.unchecked or seed.unknown):
+                if rolls and (seed.unchecked or seed.unknown):
                     reason = seed.unchecked or (
                         "whose commitment never reached this mailbox: their dice cannot be "
                         "checked from it"
                     )
-                    report.pending.append(f"{len(seed.rolls)} rolls {reason}")
-                elif seed.rolls:
+                    report.pending.append(f"{rolls} rolls {reason}")
+                elif rolls:
                     report.pending.append(
-                        f"{len(seed.rolls)} rolls under the commitment of entry {seed.seq}: "
+                        f"{rolls} rolls under the commitment of entry {seed.seq}: "
                         "the seed is revealed when the game ends"
                     )
                 continue
-            bad = 0
-            for seq, data in seed.rolls:
-                dice = data.get("dice")
-                sides = data.get("sides")
-                if not isinstance(dice, list) or not isinstance(sides, int):
-                    continue
-                try:
-                    expected = draw_dice(seed.seed, self.chain_id or 0, seq, len(dice), sides)
-                except ValueError as exc:
-                    report.problems.append(f"entry {seq}: {exc}")
-                    continue
-                if expected != dice:
-                    bad += 1
-                    report.problems.append(f"entry {seq}: dice differ from the revealed seed's")
-            if seed.rolls:
+            report.problems += problems
+            if rolls:
                 report.checked.append(
-                    f"{len(seed.rolls) - bad} of {len(seed.rolls)} rolls under the commitment "
+                    f"{rolls - bad} of {rolls} rolls under the commitment "
                     f"of entry {seed.seq} recomputed from the revealed seed"
                 )
         return report
+
+
+_WHOLE = frozenset({int, bool})
+
+
+def _dice_outside(dice: list[Any], sides: int) -> bool:
+    """Whether a die is not a whole number from 1 to ``sides``."""
+    if _WHOLE.issuperset(map(type, dice)):  # every die a number: the least and the most
+        return bool(dice) and not (1 <= min(dice) and max(dice) <= sides)
+    return any(not isinstance(d, int) or not 1 <= d <= sides for d in dice)
+
+
+def _hits(dice: Any, hit_on: int) -> int:
+    """How many of ``dice`` hit, each on ``hit_on`` or less."""
+    if type(dice) is list and _WHOLE.issuperset(map(type, dice)):  # numbers, compared at once
+        return sum(map(hit_on.__ge__, dice))
+    return sum(d <= hit_on for d in dice)
 
 
 def _will_total(dice: list[int], modifiers: list[dict[str, Any]]) -> int:
@@ -749,18 +1058,362 @@ def _aspects_of(problem: str) -> set[str]:
 
 def verify_ledger(ledger_doc: Any, keys_doc: Any) -> Report:
     """Check an exported ledger (``{"entries": [...]}``) against published keys."""
-    try:
-        keys = load_keys(keys_doc)
-    except (KeyError, TypeError, ValueError, binascii.Error) as exc:
-        report = Report()
-        report.problems.append(f"keys: {exc}")
-        return report
+    keys = _keys_or_report(keys_doc)
+    if isinstance(keys, Report):
+        return keys
     entries = ledger_doc.get("entries") if isinstance(ledger_doc, dict) else None
     if not isinstance(entries, list) or not entries:
-        report = Report()
-        report.problems.append('ledger: no entries (expected {"entries": [...]})')
-        return report
+        return _refusal(NO_ENTRIES)
     return LedgerVerifier(keys).verify(entries)
+
+
+NO_ENTRIES = 'ledger: no entries (expected {"entries": [...]})'
+
+
+def _refusal(problem: str) -> Report:
+    report = Report()
+    report.problems.append(problem)
+    return report
+
+
+def _keys_or_report(keys_doc: Any) -> dict[str, Ed25519PublicKey] | Report:
+    try:
+        return load_keys(keys_doc)
+    except (KeyError, TypeError, ValueError, binascii.Error) as exc:
+        return _refusal(f"keys: {exc}")
+
+
+# --- Reading an exported ledger as it streams -------------------------------------------
+
+
+class LedgerFileError(ValueError):
+    """An exported ledger file that is not JSON. ``where`` says where it stopped being
+    readable: the byte of the file and the entry (``entry``, counted from 1) being read."""
+
+    def __init__(self, message: str, where: str, offset: int, entry: int | None) -> None:
+        super().__init__(message)
+        self.where = where
+        self.offset = offset
+        self.entry = entry
+
+
+class _UnusualLedger(Exception):
+    """JSON, perhaps, but not one ``{"entries": [...]}`` that can be read as it streams
+    (no ``entries``, two of them, or an entry nested deeper than any entry is): such a
+    file is read whole, exactly as before."""
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_ENTRY_DECODER = json.JSONDecoder()
+_MARGIN = 32
+"""Characters that must follow a value read before the file's end, lest it go on (a
+number cut short at the end of what was read is still a number)."""
+_DEEPEST_ENTRY = 64
+"""An entry nested deeper than this is not read as it streams: whether Python's parser
+can read a whole document holding it depends on its depth in the document."""
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    if limit < 0:
+        return True
+    if isinstance(value, dict):
+        return any(_deeper_than(item, limit - 1) for item in value.values())
+    if isinstance(value, list):
+        return any(_deeper_than(item, limit - 1) for item in value)
+    return False
+
+
+def _plain_entry(value: Any) -> bool:
+    """An object of strings (every entry as exported): as shallow as can be."""
+    return type(value) is dict and _NESTING.isdisjoint(map(type, value.values()))
+
+
+_NESTING = frozenset({dict, list})
+
+
+class _JsonStream:
+    """An exported ledger's text read a chunk at a time, with a place in what was read.
+
+    Each JSON value is read by Python's own parser (``raw_decode``): a value that fails
+    before the end of what was read is refused where it fails; one that fails, or ends,
+    at the end of what was read is read again with more of the file. What has been read
+    is let go of as the reading goes on."""
+
+    def __init__(self, fh: IO[bytes], chunk: int) -> None:
+        self._fh = fh
+        self._chunk = chunk
+        self._decoder = codecs.getincrementaldecoder("utf-8")()
+        self.buf = ""
+        self.pos = 0
+        self.eof = False
+        self.gone = 0
+        """Bytes of the file before ``buf``."""
+        self.bytes_read = 0
+        self.entry: int | None = None
+        """The entry being read, counted from 1, once inside ``entries``."""
+        self.between = False
+        """Whether the reading is past that entry, looking for what follows it."""
+
+    def more(self) -> None:
+        """Read on (the end of the file is ``eof``)."""
+        if self.eof:
+            return
+        if self.pos:
+            done = self.buf[: self.pos]
+            self.gone += len(done) if done.isascii() else len(done.encode("utf-8"))
+            self.buf = self.buf[self.pos :]
+            self.pos = 0
+        data = self._fh.read(max(self._chunk, len(self.buf)))
+        self.bytes_read += len(data)
+        try:
+            self.buf += self._decoder.decode(data, final=not data)
+        except UnicodeDecodeError as exc:
+            # exc.object is the bytes held back from the last read, then these.
+            raise self.fail(
+                f"it is not UTF-8 text ({exc.reason})", len(self.buf), exc.start
+            ) from None
+        self.eof = not data
+
+    def fail(self, reason: str, at: int, past: int = 0) -> LedgerFileError:
+        """The error for what is wrong at ``buf[at]`` (or ``past`` bytes after it)."""
+        offset = self.gone + len(self.buf[:at].encode("utf-8")) + past
+        where = f"at byte {offset:,} of the file"
+        if self.entry is not None:
+            where += f", {'after' if self.between else 'in'} entry {self.entry:,} of its entries"
+        return LedgerFileError(f"not JSON {where}: {reason}", where, offset, self.entry)
+
+    def next_char(self) -> str:
+        """Skip JSON's white space; the next character, or "" at the end of the file."""
+        char = self.buf[self.pos : self.pos + 1]
+        if char and char not in " \t\n\r":
+            return char
+        if char == " ":  # the one space after a comma or a colon
+            char = self.buf[self.pos + 1 : self.pos + 2]
+            if char and char not in " \t\n\r":
+                self.pos += 1
+                return char
+        while True:
+            self.pos = _JSON_SPACE.match(self.buf, self.pos).end()  # type: ignore[union-attr]
+            if self.pos < len(self.buf) or self.eof:
+                return self.buf[self.pos : self.pos + 1]
+            self.more()
+
+    def value(self) -> Any:
+        """The JSON value at the place read, read whole; the place moves past it."""
+        while True:
+            try:
+                value, end = _ENTRY_DECODER.raw_decode(self.buf, self.pos)
+            except json.JSONDecodeError as exc:
+                cut_short = exc.msg.startswith("Unterminated") or exc.pos + _MARGIN > len(self.buf)
+                if self.eof or not cut_short:
+                    raise self.fail(exc.msg, exc.pos) from None
+            except RecursionError:
+                raise _UnusualLedger from None
+            except ValueError as exc:  # an integer too long for int()
+                raise self.fail(str(exc), self.pos) from None
+            else:
+                if self.eof or end + _MARGIN <= len(self.buf):
+                    self.pos = end
+                    return value
+            self.more()
+
+    def expect(self, char: str, reason: str) -> None:
+        if self.next_char() != char:
+            raise self.fail(reason, self.pos)
+        self.pos += 1
+
+    def entries(self) -> Iterator[Any]:
+        """Each entry of the document's ``entries``, once the whole document is known to be
+        JSON up to it; the rest of the document is read (and checked) after the last."""
+        if self.next_char() != "{":
+            raise _UnusualLedger
+        self.pos += 1
+        found = False
+        char = self.next_char()
+        while True:
+            if char != '"':
+                raise self.fail("Expecting property name enclosed in double quotes", self.pos)
+            key = self.value()
+            self.expect(":", "Expecting ':' delimiter")
+            char = self.next_char()
+            if key != "entries":
+                if _deeper_than(self.value(), _DEEPEST_ENTRY):
+                    raise _UnusualLedger
+            elif found or char != "[":
+                raise _UnusualLedger  # entries twice (the last counts), or not a list
+            else:
+                found = True
+                self.pos += 1
+                yield from self._array()
+            char = self.next_char()
+            if char == "}":
+                break
+            if char != ",":
+                raise self.fail("Expecting ',' delimiter", self.pos)
+            self.pos += 1
+            char = self.next_char()
+        self.pos += 1
+        if self.next_char():
+            raise self.fail("Extra data", self.pos)
+        if not found:
+            raise _UnusualLedger
+
+    def _array(self) -> Iterator[Any]:
+        self.entry, self.between = 0, False
+        if self.next_char() == "]":
+            self.pos += 1
+            self.entry = None
+            return
+        while True:
+            self.entry += 1
+            self.between = False
+            entry = self.value()
+            if not _plain_entry(entry) and _deeper_than(entry, _DEEPEST_ENTRY):
+                raise _UnusualLedger
+            self.between = True
+            yield entry
+            char = self.next_char()
+            if char == "]":
+                self.pos += 1
+                self.entry = None
+                return
+            if char != ",":
+                raise self.fail("Expecting ',' delimiter", self.pos)
+            self.pos += 1
+            self.next_char()
+
+
+CHUNK = 1 << 16
+"""Bytes read from a ledger file at a time."""
+
+
+def read_ledger_entries(fh: IO[bytes], chunk: int = CHUNK) -> Iterator[Any]:
+    """The entries of an exported ledger (``{"entries": [...]}``) read from ``fh`` (opened
+    ``"rb"``) one at a time: a ledger of any length in the memory of one entry.
+
+    The whole file is checked as Python's JSON parser checks it, and what is not JSON is a
+    :class:`LedgerFileError` saying at which byte, and in or after which entry. A document
+    of another shape (no ``entries``, or two, or an entry nested deeper than 64) is a
+    ``ValueError``: read it whole instead."""
+    try:
+        yield from _JsonStream(fh, chunk).entries()
+    except _UnusualLedger:
+        raise ValueError('not one {"entries": [...]} to read as it streams') from None
+
+
+Progress = Callable[[int, int], None]
+"""Told, every so often while a ledger file is read, the entries and bytes read so far."""
+
+
+def verify_ledger_file(
+    path: str | os.PathLike[str],
+    keys_doc: Any,
+    *,
+    progress: Progress | None = None,
+    workers: int = 0,
+    chunk: int = CHUNK,
+) -> Report:
+    """:func:`verify_ledger` on the exported ledger in file ``path``, read one entry at a
+    time: the same checks by the same code, the same report, in memory that does not grow
+    with the ledger. ``workers`` processes check the signatures while this one walks.
+
+    A file that is not JSON raises :class:`LedgerFileError`, in the very words Python's
+    parser says of it (those the verifier has always printed), with ``where`` it stopped
+    being readable. A document of another shape than one ``{"entries": [...]}`` is read
+    whole and given to :func:`verify_ledger`, as it always was. A file that cannot be
+    opened raises ``OSError``. What is not a file (a pipe: it cannot be read twice) is read
+    whole, as it always was."""
+    streamed: LedgerFileError | None = None
+    try:
+        if not os.path.isfile(path):
+            raise _UnusualLedger
+        with open(path, "rb") as fh:
+            return _verify_stream(_JsonStream(fh, chunk), keys_doc, progress, workers)
+    except LedgerFileError as exc:
+        streamed = exc
+    except _UnusualLedger:
+        pass
+    try:  # read whole, as it always was: for the parser's own words, or an unusual shape
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except ValueError as exc:
+        if streamed is None:
+            raise
+        raise LedgerFileError(str(exc), streamed.where, streamed.offset, streamed.entry) from None
+    return verify_ledger(doc, keys_doc)
+
+
+def _verify_stream(
+    stream: _JsonStream, keys_doc: Any, progress: Progress | None, workers: int
+) -> Report:
+    keys = _keys_or_report(keys_doc)
+    if isinstance(keys, Report):
+        for _ in stream.entries():  # the file must still be JSON
+            pass
+        return keys
+    verifier = LedgerVerifier(keys, signatures=_SignatureChecks(keys, workers), spill=True)
+    try:
+        for entry in stream.entries():
+            verifier.add(entry)
+            if progress is not None and not verifier.entries % 1000:
+                progress(verifier.entries, stream.bytes_read)
+        if progress is not None:
+            progress(verifier.entries, stream.bytes_read)
+        if not verifier.entries:
+            return _refusal(NO_ENTRIES)
+        return verifier.finish()
+    finally:
+        verifier.close()
+
+
+class ProgressLine:
+    """How far a verification has got, on one line of a terminal rewritten in place
+    (``\\r  verified 45,000 entries (12,300/s), 45%``) at most ``per_second`` times a
+    second; :meth:`done` leaves the line for the report to follow."""
+
+    def __init__(
+        self,
+        out: IO[str],
+        total_bytes: int = 0,
+        per_second: float = 4,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._out = out
+        self._total = total_bytes
+        self._every = 1 / per_second
+        self._clock = clock
+        self._start = clock()
+        self._last = self._start
+        self._width = 0
+
+    def __call__(self, entries: int, bytes_read: int) -> None:
+        now = self._clock()
+        if now - self._last >= self._every:
+            self._last = now
+            self._show(entries, bytes_read, now)
+
+    def _show(self, entries: int, bytes_read: int, now: float) -> None:
+        rate = entries / max(now - self._start, 1e-9)
+        line = f"  verified {entries:,} entries ({rate:,.0f}/s)"
+        if self._total:
+            line += f", {min(100, 100 * bytes_read // self._total)}%"
+        self._out.write("\r" + line.ljust(self._width))
+        self._out.flush()
+        self._width = len(line)
+
+    def clear(self) -> None:
+        """Take the line away (the reading failed: the error follows)."""
+        if self._width:
+            self._out.write("\r" + " " * self._width + "\r")
+            self._out.flush()
+            self._width = 0
+
+    def done(self, entries: int) -> None:
+        now = self._clock()
+        seconds = now - self._start
+        line = f"  verified {entries:,} entries in {seconds:.1f} s"
+        self._out.write("\r" + line.ljust(self._width) + "\n")
+        self._out.flush()
 
 
 # --- Key rotation statements ------------------------------------------------------------
@@ -1525,6 +2178,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--version", action="store_true", help="say this program's version and the kinds it reads"
     )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show how far the verification has got, on stderr (default: when it is a terminal)",
+    )
     args = parser.parse_args(argv)
     if args.version:
         kinds = ", ".join(sorted(KINDS))
@@ -1536,17 +2195,68 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main_mail(args.mail, args.keys, args.allow_missing)
     if args.ledger is None or args.keys is None:
         parser.error("give LEDGER.json --keys KEYS.json, or --mail PATH")
+    shown = sys.stderr.isatty() if args.progress is None else args.progress
+    return _main_ledger(args.ledger, args.keys, shown)
+
+
+def _main_ledger(ledger_path: str, keys_path: str, shown: bool) -> int:
+    """Verify one exported ledger file, read as it streams. A ledger that cannot be read
+    is named before a keys file that cannot, as when both were read whole first."""
+    keys_doc: Any = None
+    keys_error: Exception | None = None
     try:
-        with open(args.ledger, encoding="utf-8") as fh:
-            ledger_doc = json.load(fh)
-        with open(args.keys, encoding="utf-8") as fh:
+        with open(keys_path, encoding="utf-8") as fh:
             keys_doc = json.load(fh)
+    except Exception as exc:  # said, or raised, once the ledger is known to be readable
+        keys_error = exc
+    line = ProgressLine(sys.stderr, _file_size(ledger_path)) if shown else None
+    entries = [0]
+
+    def progress(count: int, bytes_read: int) -> None:
+        entries[0] = count
+        if line is not None:
+            line(count, bytes_read)
+
+    try:
+        report = verify_ledger_file(
+            ledger_path,
+            keys_doc,
+            progress=progress,
+            workers=_workers_for(ledger_path) if keys_error is None else 0,
+        )
     except (OSError, ValueError) as exc:
+        if line is not None:
+            line.clear()
         print(f"cannot read input: {exc}", file=sys.stderr)
+        if line is not None and isinstance(exc, LedgerFileError):
+            print(f"  (the ledger file stops being JSON {exc.where})", file=sys.stderr)
         return 2
-    report = verify_ledger(ledger_doc, keys_doc)
+    if keys_error is not None:
+        if not isinstance(keys_error, (OSError, ValueError)):
+            raise keys_error
+        print(f"cannot read input: {keys_error}", file=sys.stderr)
+        return 2
+    if line is not None:
+        line.done(entries[0])
     print("\n".join(report.lines()))
     return 0 if report.ok else 1
+
+
+def _file_size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _workers_for(path: str) -> int:
+    """Processes to check signatures on: none for a ledger of a few thousand entries (they
+    would cost more to start than they save), else one per core this program may use."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return min(cores, 8) if cores > 1 and _file_size(path) >= 4_000_000 else 0
 
 
 def _main_mail(path: str, keys_file: str | None, allow_missing: bool) -> int:

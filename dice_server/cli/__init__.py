@@ -314,8 +314,17 @@ def ledger_export(number: int | None, table: int | None) -> None:
     help="Verify every game in a player's mail: a maildir, mbox, zip or folder.",
 )
 @click.option("--allow-missing", is_flag=True, help="With --mail: missing entries only warn.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show how far it has got, on stderr (default: when stderr is a terminal).",
+)
 def ledger_verify(
-    file: Path | None, keys_file: Path | None, mail_path: Path | None, allow_missing: bool
+    file: Path | None,
+    keys_file: Path | None,
+    mail_path: Path | None,
+    allow_missing: bool,
+    progress: bool | None,
 ) -> None:
     """Check an exported ledger (FILE --keys KEYS) or a player's own mail (--mail PATH)
     offline, exactly as the standalone verifier does; exit 0 only when everything holds."""
@@ -325,6 +334,7 @@ def ledger_verify(
     args += ["--keys", str(keys_file)] if keys_file is not None else []
     args += ["--mail", str(mail_path)] if mail_path is not None else []
     args += ["--allow-missing"] if allow_missing else []
+    args += [] if progress is None else ["--progress" if progress else "--no-progress"]
     sys.exit(verify_main(args))
 
 
