@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from dice_server.app import create_app
@@ -70,3 +71,14 @@ def row_counts(ctx: ServiceContext) -> tuple[int, ...]:
     counts = [select(func.count()).select_from(t).scalar_subquery() for t in WRITTEN]
     with reading(ctx.sessions) as session:
         return tuple(session.execute(select(*counts)).one())
+
+
+def client_as(app: Flask, member_id: int | None) -> FlaskClient:
+    """A test client logged in to the pages as the member, as a login leaves it (None: not
+    logged in)."""
+    client = app.test_client()
+    if member_id is not None:
+        with client.session_transaction() as session:
+            session["_user_id"] = str(member_id)
+            session["_fresh"] = True
+    return client

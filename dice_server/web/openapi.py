@@ -308,7 +308,7 @@ def answers(status: str, schema: Schema, what: str, *, triplea: bool = False) ->
         "4XX": {"description": "refused: nothing was written", "content": json_content(error)},
         "503": {
             "description": "the ledger failed its integrity check, or the database is away",
-            "content": json_content(error if not triplea else ref("TripleAError")),
+            "content": json_content(error),
         },
     }
 
@@ -358,6 +358,12 @@ def operation(
             content["application/x-www-form-urlencoded"] = {"schema": body}
         op["requestBody"] = {"required": True, "content": content}
     op["security"] = security if security is not None else []
+    return op
+
+
+def sent_to_log_in(op: Schema) -> Schema:
+    """A page's download: without a login, the answer is the way to the login page."""
+    op["responses"]["302"] = {"description": "not logged in: to the login page"}
     return op
 
 
@@ -603,18 +609,14 @@ def document() -> Schema:
             )
         },
         "/games/{number}/entries/{seq}.json": {
-            "get": {
-                **operation(
+            "get": sent_to_log_in(
+                operation(
                     f"One ledger entry as signed, a download for the pages ({reader})",
                     ref("SignedEntry"),
                     parameters=(GAME, parameter("seq", integer(1), 1)),
                     security=[{"session": []}],
-                ),
-                "responses": {
-                    **answers("200", ref("SignedEntry"), "the entry"),
-                    "302": {"description": "not logged in: to the login page"},
-                },
-            }
+                )
+            )
         },
         "/tables/{public_id}/ledger.json": {
             "get": operation(

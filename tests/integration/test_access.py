@@ -41,7 +41,7 @@ from dice_server.web.openapi import KIND_EXAMPLES
 from tests.conftest import Databases
 from tests.integration.test_turns import UKRAINE_ROLL
 from tests.integration.test_turns import USSR_PRE as TURN
-from tests.records import module_app, row_counts
+from tests.records import client_as, module_app, row_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 BID = {"total": 9, "details": "3 G INF Ukraine"}
@@ -218,34 +218,34 @@ def form_body(place: Place, path: str, who: str) -> dict[str, Any]:
         return {}
 
 
-def ask(place: Place, row: Row, who: str, client: FlaskClient | None = None) -> TestResponse:
-    client = client or place.app.test_client()
+def ask(place: Place, row: Row, who: str) -> tuple[TestResponse, FlaskClient]:
+    """The route's answer to ``who`` (his token for the API, his login for the pages), and
+    the client that asked (its cookie holds what a page flashed)."""
+    api = row.path.startswith("/api/v1/")
+    client = client_as(place.app, place.ids.get(who) if not api else None)
     link = "no-such-link"
     path = fill(place, row.path, link)
-    api = row.path.startswith("/api/v1/")
     headers = {}
-    if who in place.ids:
-        if api:
-            headers["Authorization"] = f"Bearer {place.tokens[who]}"
-        else:
-            with client.session_transaction() as session:
-                session["_user_id"] = str(place.ids[who])
-                session["_fresh"] = True
+    if who in place.ids and api:
+        headers["Authorization"] = f"Bearer {place.tokens[who]}"
     if row.method == "GET":
-        return client.get(path, headers=headers)
+        return client.get(path, headers=headers), client
     if api:
-        return client.post(path, json=api_body(place, row.path), headers=headers)
-    return client.post(path, data=form_body(place, row.path, who), headers=headers)
+        return client.post(path, json=api_body(place, row.path), headers=headers), client
+    return client.post(path, data=form_body(place, row.path, who), headers=headers), client
 
 
 def refusal(response: TestResponse, who: str) -> str | None:
     """Why ``response`` is a refusal, or None when it is not one."""
     status = response.status_code
     location = response.headers.get("Location", "")
-    if status in (401, 403, 404):
+    if status == 401:
+        return "401" if who == "anonymous" else None  # a member's token was not sent
+    if status in (403, 404):
         return f"{status}"
     if status in (302, 303) and location.startswith("/login"):
-        return "to the login page"
+        # Only the anonymous are sent to log in: a member sent there was not logged in.
+        return "to the login page" if who == "anonymous" else None
     if who == "bogus link" and 400 <= status < 500:
         return f"{status} for a bogus link"
     return None
@@ -281,8 +281,7 @@ PROBES = [
 @pytest.mark.parametrize(("row", "who"), PROBES)
 def test_each_route_refuses_whom_its_row_leaves_out(place: Place, row: Row, who: str) -> None:
     before = place.recorded()
-    client: FlaskClient = place.app.test_client()
-    response = ask(place, row, who, client)
+    response, client = ask(place, row, who)
     why = refusal(response, who)
     location = response.headers.get("Location", "")
     if why is None and response.status_code == 303 and row.method == "POST" and location:
@@ -311,7 +310,7 @@ ANSWER_PROBES = [
 @pytest.mark.parametrize("row", ANSWER_PROBES)
 def test_each_get_answers_the_least_of_those_its_row_names(place: Place, row: Row) -> None:
     who = ANSWERED[row.who]
-    response = ask(place, row, who)
+    response, _ = ask(place, row, who)
     assert refusal(response, who) is None, (
         f"GET {row.path} refused {who}, whom its row names ({row.who}): "
         f"{response.status_code} {response.get_data(as_text=True)[:300]}"

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.test import TestResponse
@@ -37,7 +38,7 @@ from dice_server.web.openapi import KIND_EXAMPLES
 from tests.conftest import Databases
 from tests.integration.test_fuzz_inputs import LEAKS, bodies, form_fields
 from tests.integration.test_turns import USSR_PRE
-from tests.records import UNLIMITED, module_app, row_counts
+from tests.records import UNLIMITED, client_as, module_app, row_counts
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "25"))
 FUZZ = settings(
@@ -275,6 +276,22 @@ def caller(path: str) -> str | None:
     return None
 
 
+def page_client(place: Place, path: str) -> FlaskClient:
+    """A client logged in to the pages as the route's caller (the API's caller sends his
+    token instead)."""
+    who = caller(path)
+    api = path.startswith("/api/")
+    return client_as(place.app, place.ids[who] if who is not None and not api else None)
+
+
+def with_nonces(place: Place, path: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """The form's fields, each NONCE replaced by a nonce the page issued to its caller."""
+    member = place.ids[caller(path) or "axis"]
+    purpose = nonce_purpose(path, place, str(place.games[system_of_path(path)]))
+    with place.app.app_context():
+        return {k: nonces.issue(member, purpose) if v == NONCE else v for k, v in fields.items()}
+
+
 # --- The fuzz -----------------------------------------------------------------------------
 
 
@@ -295,24 +312,6 @@ def test_every_post_survives_hostile_input(place: Place, path: str) -> None:
     system = system_of_path(path)
     url = fill(place, path, system)
     who = caller(path)
-    number = str(place.games[system])
-
-    def client() -> Any:
-        made = place.app.test_client()
-        if who is not None and not path.startswith("/api/"):
-            with made.session_transaction() as session:
-                session["_user_id"] = str(place.ids[who])
-                session["_fresh"] = True
-        return made
-
-    def with_nonce(fields: dict[str, Any]) -> dict[str, Any]:
-        with place.app.app_context():
-            return {
-                name: nonces.issue(place.ids[who or "axis"], nonce_purpose(path, place, number))
-                if value == NONCE
-                else value
-                for name, value in fields.items()
-            }
 
     if way == "json":
         requests = bodies(valid).map(lambda body: {"data": body})
@@ -333,10 +332,8 @@ def test_every_post_survives_hostile_input(place: Place, path: str) -> None:
             "application/json" if way == "json" else "application/x-www-form-urlencoded",
         )
         before = place.recorded()
-        if "form" in request:
-            response = client().post(url, data=with_nonce(request["form"]), headers=headers)
-        else:
-            response = client().post(url, data=request["data"], headers=headers)
+        data = with_nonces(place, path, request["form"]) if "form" in request else request["data"]
+        response = page_client(place, path).post(url, data=data, headers=headers)
         check(place, before, response, path)
 
     post()
@@ -348,23 +345,13 @@ def test_the_fuzz_reaches_past_the_gate(place: Place) -> None:
     accepted = {}
     for path in ["/api/v1/games/<number>/<what>", "/games/<number>/note", "/games/<number>/turn"]:
         way, valid = request_for(path) or ("form", {})
-        who = caller(path) or "axis"
-        client = place.app.test_client()
+        client = page_client(place, path)
         url = fill(place, path, "aa-classic")
         if way == "json":
-            response = client.post(
-                url, json=valid, headers={"Authorization": f"Bearer {place.tokens[who]}"}
-            )
+            token = place.tokens[caller(path) or "axis"]
+            response = client.post(url, json=valid, headers={"Authorization": f"Bearer {token}"})
         else:
-            with client.session_transaction() as session:
-                session["_user_id"] = str(place.ids[who])
-            with place.app.app_context():
-                purpose = nonce_purpose(path, place, str(place.games["aa-classic"]))
-                fields = {
-                    k: nonces.issue(place.ids[who], purpose) if v == NONCE else v
-                    for k, v in valid.items()
-                }
-            response = client.post(url, data=fields)
+            response = client.post(url, data=with_nonces(place, path, valid))
         accepted[path] = response.status_code
     assert accepted == {
         "/api/v1/games/<number>/<what>": 201,
@@ -381,14 +368,9 @@ PAGE_ROUTES = [path for path in ROUTES if not path.startswith("/api/") and path 
 def test_a_json_body_sent_to_a_page_is_refused(place: Place, path: str, body: str) -> None:
     """A page takes a form: JSON posted to it (which Flask-WTF would read as the form, and
     fail on anything but an object) is a 415 saying where JSON goes, and writes nothing."""
-    who = caller(path)
-    client = place.app.test_client()
-    if who is not None:
-        with client.session_transaction() as session:
-            session["_user_id"] = str(place.ids[who])
     before = place.recorded()
     url = fill(place, path, system_of_path(path))
-    response = client.post(url, data=body, content_type="application/json")
+    response = page_client(place, path).post(url, data=body, content_type="application/json")
     assert response.status_code == 415, response.get_data(as_text=True)[:300]
     assert "/api/v1" in response.get_data(as_text=True)
     assert place.recorded() == before

@@ -50,6 +50,7 @@ from dice_server.services.members import add_member
 from dice_server.triplea.addresses import register_now
 from dice_server.web import nonces
 from tests.conftest import Databases, battle
+from tests.records import client_as
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "120"))
 FUZZ = settings(
@@ -99,12 +100,7 @@ class Fuzz:
 
     def client(self, logged_in: str | None = None) -> FlaskClient:
         """A test client, logged in as member ``logged_in`` ("axis", "allies") if given."""
-        client = self.app.test_client()
-        if logged_in is not None:
-            with client.session_transaction() as session:
-                session["_user_id"] = str(self.ids[logged_in])
-                session["_fresh"] = True
-        return client
+        return client_as(self.app, self.ids[logged_in] if logged_in is not None else None)
 
     def nonce(self, form: str) -> str:
         with self.app.app_context():
