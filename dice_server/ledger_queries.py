@@ -46,9 +46,12 @@ ENTRY_COLUMNS = ("seq", "kind", "at", "body", "hash", "sig", "key_id")
 SEED_COLUMNS = ("id", "commitment_seq", "commitment", "sealed", "revealed_seq")
 
 _axis, _allies, _mentor = (TABLES["members"].alias(name) for name in ("ax", "al", "me"))
+_turns = TABLES["game_turns"]
 
 #: The game's append lock (PostgreSQL: a row lock on the game; SQLite: already held by
-#: BEGIN IMMEDIATE), with the addresses its mail goes to.
+#: BEGIN IMMEDIATE), with the addresses its mail goes to, the rules fixed at its creation
+#: (``low_luck``, ``ruleset``) and where its turn stands (``turn_*``: all None for a game
+#: without a kept position): a roll needs nothing more before it appends.
 GAME_LOCK = (
     select(
         games.number,
@@ -56,18 +59,36 @@ GAME_LOCK = (
         games.axis_id,
         games.allies_id,
         games.mentor_id,
+        games.low_luck,
+        games.ruleset,
         _axis.c.email.label("axis_email"),
         _allies.c.email.label("allies_email"),
         _mentor.c.email.label("mentor_email"),
+        _turns.c.power.label("turn_power"),
+        _turns.c.phase.label("turn_phase"),
+        _turns.c.precombat_seq.label("turn_precombat_seq"),
+        _turns.c.rolled_seq.label("turn_rolled_seq"),
     )
     .select_from(
         TABLES["games"]
         .join(_axis, _axis.c.id == games.axis_id)
         .join(_allies, _allies.c.id == games.allies_id)
         .outerjoin(_mentor, _mentor.c.id == games.mentor_id)
+        .outerjoin(_turns, _turns.c.game_number == games.number)
     )
     .where(games.number == bindparam("number"))
     .with_for_update(of=TABLES["games"])
+)
+
+#: The first die of a declared turn (dice_server.services.rolls.started).
+TURN_ROLLED = (
+    update(_turns)
+    .where(
+        _turns.c.game_number == bindparam("number"),
+        _turns.c.phase == "combat",
+        _turns.c.rolled_seq.is_(None),
+    )
+    .values(rolled_seq=bindparam("seq"))
 )
 
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cached_property
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, url_for
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from werkzeug.routing import MapAdapter
 
 from dice_server.config import TEMPLATES_DIR
 from dice_server.services import MailTemplates
@@ -62,8 +64,16 @@ class FlaskMailTemplates:
             return self.env.get_template(template).render(values)
 
     def link(self, endpoint: str, /, **values: Any) -> str:
-        with self._public():
-            return url_for(endpoint, _external=True, **values)
+        # What url_for(..., _external=True) does in _public(), without pushing a request
+        # context for it (a TripleA roll answers with a link: this is on its hot path).
+        self.app.inject_url_defaults(endpoint, values)
+        return self._adapter.build(endpoint, values, force_external=True)
+
+    @cached_property
+    def _adapter(self) -> MapAdapter:
+        return self.app.url_map.bind(
+            self.host, script_name=self.prefix or "/", url_scheme=self.scheme
+        )
 
     def at(self, base_url: str) -> MailTemplates:
         return FlaskMailTemplates(self.app, base_url, self.env)
@@ -73,7 +83,5 @@ class FlaskMailTemplates:
         """A request context of its own, its URL adapter bound to the public address (so
         that not even ``SERVER_NAME`` or a request's Host takes part)."""
         with self.app.test_request_context("/", base_url=self.base_url) as context:
-            context.url_adapter = self.app.url_map.bind(
-                self.host, script_name=self.prefix or "/", url_scheme=self.scheme
-            )
+            context.url_adapter = self._adapter
             yield

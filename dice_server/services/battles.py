@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from adjudicator.battle import resolve_json
@@ -184,13 +184,17 @@ def _listed(units: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return {str(u["unit"]): int(u["count"]) for u in units}
 
 
-def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[str, Any]:
+def link_roll(
+    session: Session, number: int, game: Row[Any], data: Mapping[str, Any]
+) -> dict[str, Any]:
     """What a battle roll about to be recorded adds to its data: its declared battle and
-    the findings on its units; nothing when no pre-combat turn is in force."""
-    row = session.get(GameTurn, number)
-    if row is None or row.phase != COMBAT or row.precombat_seq is None:
+    the findings on its units; nothing when no pre-combat turn is in force. ``game`` is the
+    game's row as locked (:data:`dice_server.ledger_queries.GAME_LOCK`): where its turn
+    stands and its players' addresses."""
+    precombat_seq = game.turn_precombat_seq
+    if game.turn_phase != COMBAT or precombat_seq is None:
         return {}
-    precombat = _body(session, number, row.precombat_seq)
+    precombat = _body(session, number, precombat_seq)
     declared = precombat["data"].get("battles", [])
     where = place(str(data["battle"]))
     match = next(
@@ -201,14 +205,14 @@ def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[st
         listed = ", ".join(f"#{b['number']} {b['territory']}" for b in declared) or "none"
         message = (
             f"{where} is not a battle of the pre-combat turn in force (entry "
-            f"#{row.precombat_seq}; its battles: {listed})"
+            f"#{precombat_seq}; its battles: {listed})"
         )
         return {"findings": [roll_finding(Diagnostic(Severity.ERROR, Rule.CDE, message))]}
-    link = {"submission": row.precombat_seq, "number": int(match["number"])}
-    game = session.get(Game, number)
-    assert game is not None
-    attacker = attacker_email({"axis": game.axis.email, "allies": game.allies.email}, row.power)
-    later = entries_since(session, number, row.precombat_seq)
+    link = {"submission": precombat_seq, "number": int(match["number"])}
+    attacker = attacker_email(
+        {"axis": game.axis_email, "allies": game.allies_email}, game.turn_power
+    )
+    later = entries_since(session, number, precombat_seq)
     battle = next(b for b in declared_battles(precombat, later, attacker) if b.declared is match)
     rolled = {"attacker": _listed(data["attacker"]), "defender": _listed(data["defender"])}
     bombard = _listed(data.get("bombard", []))
@@ -216,7 +220,7 @@ def link_roll(session: Session, number: int, data: Mapping[str, Any]) -> dict[st
         rolled["attacker"]["BB"] = rolled["attacker"].get("BB", 0) + bombard.get("BB", 0)
     if not battle.rolls:
         expected = {s: dict(match.get(s, {})) for s in ("attacker", "defender")}
-        what = f"the declaration of battle #{link['number']} (entry #{row.precombat_seq})"
+        what = f"the declaration of battle #{link['number']} (entry #{precombat_seq})"
     elif battle.result is not None:
         survivors: Any = battle.result.get("survivors", {})
         expected = {s: dict(survivors.get(s, {})) for s in ("attacker", "defender")}

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from adjudicator.rulings.completion import annulment_agreed, finish_posting
@@ -111,7 +111,7 @@ def agree_to_annul(ctx: ServiceContext, who: Who, number: int, payload: Any) -> 
     reason = text(fields, "reason", MAX_REASON)
     agreed: list[int] = []  # the earlier agreements' seqs, when this one makes it mutual
 
-    def check(session: Session, actor: Actor) -> None:
+    def check(session: Session, actor: Actor, _game: Row[Any]) -> None:
         game = session.get_one(Game, number)
         _side_of(game, actor.id)
         if game.status != "active":

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select
+from sqlalchemy import Connection, Row, bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -134,6 +134,10 @@ def resolve(conn: Connection, who: Who) -> Actor:
 #: message it came in and queues its receipt): both or neither.
 Also = Callable[[Session, SignedEntry], None]
 
+#: A further test of a request under the game's lock, from the session, the member writing
+#: and the game's row as locked (:data:`dice_server.ledger_queries.GAME_LOCK`).
+Check = Callable[[Session, Actor, Row[Any]], None]
+
 #: Builds the entry's data once the seq is fixed, from (seq, the game's open seed or None,
 #: the member writing it).
 Builder = Callable[[int, SealedSeed | None, Actor], dict[str, Any]]
@@ -164,7 +168,7 @@ def record(
     *,
     needs_dice: bool,
     retry: Retry | None = None,
-    check: Callable[[Session, Actor], None] | None = None,
+    check: Check | None = None,
     cc_ministers: bool = False,
     also: Also | None = None,
 ) -> SignedEntry:
@@ -195,7 +199,7 @@ def record(
             check_participant(number, {game.axis_id, game.allies_id, game.mentor_id}, actor)
             _within_limit(session, ctx, actor, number)
             if check is not None:
-                check(session, actor)
+                check(session, actor, game)
             seed = None
             if needs_dice:
                 if game.status != "active":

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from dice_server.dice import SealedSeed
@@ -34,7 +34,7 @@ def send_note(
     def build(_seq: int, _seed: SealedSeed | None, member: Actor) -> dict[str, Any]:
         return note.record(member.email)
 
-    def check(session: Session, actor: Actor) -> None:
+    def check(session: Session, actor: Actor, _game: Row[Any]) -> None:
         if note.ref_seq is not None:
             check_reference(session, number, note.ref_seq, note.topic)
         if note.away is not None:

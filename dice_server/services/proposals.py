@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from adjudicator.rulings import rule_ledger
@@ -253,7 +253,7 @@ def decide_proposal(
     verdict, proposal = decision["verdict"], decision["refers_to"]
     settles: list[bool] = []
 
-    def check(session: Session, actor: Actor) -> None:
+    def check(session: Session, actor: Actor, _game: Row[Any]) -> None:
         settles.clear()
         rulings = ruling_bodies(session, number)
         for ruling in rulings:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from adjudicator.battle.reading import RULESET
@@ -15,13 +15,14 @@ from adjudicator.rolls import BattleRoll
 from adjudicator.rolls.lowluck import LowLuckRoll
 from dice_server.db import reading
 from dice_server.dice import SealedSeed
-from dice_server.errors import InvalidRequest, NotFound
+from dice_server.errors import Conflict, InvalidRequest, NotFound
 from dice_server.jsonbody import shown
 from dice_server.kinds import REGISTRY, ROLL_KINDS, battle, system_rolls
 from dice_server.kinds.big_world import read_big_world
 from dice_server.kinds.systems import AA_SYSTEM, SYSTEM_NAMES, system_of
 from dice_server.ledger import SignedEntry
-from dice_server.models import Game, GameTurn
+from dice_server.ledger_queries import TURN_ROLLED
+from dice_server.models import Game
 from dice_server.services import ServiceContext
 from dice_server.services.battles import link_roll
 from dice_server.services.entries import Actor, Retry, Who, record, thrower
@@ -42,7 +43,31 @@ def write(
         return send_note(ctx, who, number, payload, retry)
     if kind not in ROLL_KINDS or REGISTRY[kind].read is None:
         raise NotFound(f"there is no roll of kind {kind!r}")
-    low_luck, ruleset = _battle_rules(ctx, number)
+    remembered = _RULES.get((_database(ctx), number))
+    if remembered is None:
+        return _roll(ctx, kind, who, number, payload, retry, _battle_rules(ctx, number))
+    try:
+        return _roll(ctx, kind, who, number, payload, retry, remembered)
+    except (_RulesChanged, InvalidRequest):
+        # Read by rules this process remembered wrongly (its database was restored or
+        # replaced under it)? Then by the game's own rules, read again.
+        _RULES.pop((_database(ctx), number), None)
+        rules = _battle_rules(ctx, number)
+        if rules == remembered:
+            raise
+        return _roll(ctx, kind, who, number, payload, retry, rules)
+
+
+def _roll(
+    ctx: ServiceContext,
+    kind: str,
+    who: Who,
+    number: int,
+    payload: Any,
+    retry: Retry | None,
+    rules: tuple[bool, str | None],
+) -> SignedEntry:
+    low_luck, ruleset = rules
     if ruleset is not None:  # an unknown game is refused by the write itself
         kind = _roll_kind(number, system_of(ruleset), kind, payload)
     read = REGISTRY[kind].read
@@ -56,26 +81,23 @@ def write(
             kind, request = battle.LOW_LUCK.name, LowLuckRoll(request)
     else:
         request = read(payload)
-    sessions: list[Session] = []
+    locked: list[tuple[Session, Row[Any]]] = []
+
+    def check(session: Session, _actor: Actor, game: Row[Any]) -> None:
+        if (bool(game.low_luck), game.ruleset) != rules:
+            raise _RulesChanged(number)
+        locked.append((session, game))
 
     def build(seq: int, seed: SealedSeed | None, member: Actor) -> dict[str, Any]:
+        session, game = locked[0]
         data: dict[str, Any] = request.record(member.email, thrower(ctx, seq, seed))
         if kind in BATTLE_KINDS:
-            data.update(link_roll(sessions[0], number, data))
+            data.update(link_roll(session, number, game, data))
         if kind != "tech-roll" and REGISTRY[kind].system == AA_SYSTEM:
-            started(sessions[0], number, seq)
+            started(session, number, game, seq)
         return data
 
-    return record(
-        ctx,
-        who,
-        number,
-        kind,
-        build,
-        needs_dice=True,
-        retry=retry,
-        check=lambda session, _actor: sessions.append(session),
-    )
+    return record(ctx, who, number, kind, build, needs_dice=True, retry=retry, check=check)
 
 
 def _roll_kind(number: int, system: str, kind: str, payload: Any) -> str:
@@ -113,22 +135,46 @@ BATTLE_KINDS = frozenset({battle.KIND.name, battle.LOW_LUCK.name})
 """The kinds of a battle round: by dice, or by Low Luck in a game with that option."""
 
 
+class _RulesChanged(Conflict):
+    """The game's rules as locked are not those its request was read by."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"game {number} changed while your roll was read: send it again")
+
+
+#: (database, game number) -> (Low Luck, ruleset) of games this process has rolled for:
+#: both are fixed when a game is created, and every roll checks them again under the
+#: game's lock (a database restored or replaced under a running server is caught there).
+_RULES: dict[tuple[str, int], tuple[bool, str]] = {}
+
+
+def _database(ctx: ServiceContext) -> str:
+    return str(ctx.sessions.kw["bind"].url)
+
+
 def _battle_rules(ctx: ServiceContext, number: int) -> tuple[bool, str | None]:
     """Whether game ``number`` throws its battle rounds by Low Luck, and its ruleset (both
     fixed at its creation); ``None`` for an unknown game, which the write itself refuses."""
+    known = _RULES.get((_database(ctx), number))
+    if known is not None:
+        return known
     with reading(ctx.sessions) as session:
         row = session.execute(
             select(Game.low_luck, Game.ruleset).where(Game.number == number)
         ).first()
-    return (bool(row.low_luck), row.ruleset) if row is not None else (False, None)
+    if row is None:
+        return False, None
+    rules = bool(row.low_luck), str(row.ruleset)
+    _RULES[(_database(ctx), number)] = rules
+    return rules
 
 
-def started(session: Session, number: int, seq: int) -> None:
+def started(session: Session, number: int, game: Row[Any], seq: int) -> None:
     """The first die of a declared turn (a battle or a bombing raid; research comes before
-    the pre-combat turn) ends the time for amending its combat moves."""
-    row = session.get(GameTurn, number)
-    if row is not None and row.phase == "combat" and row.rolled_seq is None:
-        row.rolled_seq = seq
+    the pre-combat turn) ends the time for amending its combat moves. ``game`` is the
+    game's row as locked: no statement unless this roll is that first die."""
+    if game.turn_phase == "combat" and game.turn_rolled_seq is None:
+        session.connection().execute(TURN_ROLLED, {"number": number, "seq": seq})
 
 
 def roll_battle(

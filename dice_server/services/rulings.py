@@ -12,7 +12,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from adjudicator.rulings.forfeits import deadline_missed
@@ -105,7 +105,7 @@ def _decide_forfeit(
     """A minister approves or denies a forfeit request."""
     facts: dict[str, Any] = {}
 
-    def check(session: Session, actor: Actor) -> None:
+    def check(session: Session, actor: Actor, _game: Row[Any]) -> None:
         if not actor.is_minister:
             raise Forbidden("only the Minister of Law decides a request")
         if "reason" not in decision:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from adjudicator.declarations import check_report
@@ -177,7 +177,7 @@ def submit_read(
     message once to decide what it is): ``turn`` must be ``parse(body)`` and hold orders."""
     plans: list[Plan] = []
 
-    def check(session: Session, actor: Actor) -> None:
+    def check(session: Session, actor: Actor, _game: Row[Any]) -> None:
         plans.append(_plan(session, number, actor, body, turn))
 
     def build(seq: int, _seed: SealedSeed | None, actor: Actor) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import BindParameter, bindparam, select, union
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -113,40 +113,54 @@ def check_roll(
 
 
 @dataclass(frozen=True)
+class OpenTable:
+    """The table a roll is thrown on: its number and the id its public page goes by."""
+
+    id: int
+    public_id: str
+
+
+@dataclass(frozen=True)
 class TableRoll:
     entry: SignedEntry
-    table: DiceTable
+    table: OpenTable
     dice: list[int]
+
+
+_addresses = DiceAddress.__table__.c
+_members = Member.__table__.c
+_tables = DiceTable.__table__.c
+_keys: BindParameter[str] = bindparam("keys", expanding=True)
+#: Those of a roll's case-folded addresses that may receive dice, in one round trip.
+REGISTERED = union(
+    select(_addresses.email_key).where(
+        _addresses.email_key.in_(_keys), _addresses.confirmed.is_(True)
+    ),
+    select(_members.email_key).where(_members.email_key.in_(_keys), _members.confirmed.is_(True)),
+)
+#: The open table of a key, locked for the roll (PostgreSQL; SQLite's write lock holds).
+OPEN_TABLE = (
+    select(_tables.id, _tables.public_id)
+    .where(_tables.open_key == bindparam("open_key"))
+    .with_for_update()
+)
 
 
 def registered(session: Session, addresses: tuple[str, ...]) -> list[str]:
     """Those of ``addresses`` that may receive rolls (registered and confirmed, or a
     confirmed member's)."""
     keys = {a.casefold(): a for a in addresses}
-    found = set(
-        session.execute(
-            select(DiceAddress.email_key).where(
-                DiceAddress.email_key.in_(keys), DiceAddress.confirmed.is_(True)
-            )
-        ).scalars()
-    )
-    found |= set(
-        session.execute(
-            select(Member.email_key).where(Member.email_key.in_(keys), Member.confirmed.is_(True))
-        ).scalars()
-    )
+    found = set(session.connection().execute(REGISTERED, {"keys": list(keys)}).scalars())
     return [keys[k] for k in keys if k in found]
 
 
 def _open_table(
     session: Session, ctx: ServiceContext, request: TripleaRoll, now: datetime
-) -> DiceTable:
+) -> OpenTable:
     open_key = hashlib.sha256(request.key.encode()).hexdigest()
-    table = session.execute(
-        select(DiceTable).where(DiceTable.open_key == open_key).with_for_update()
-    ).scalar_one_or_none()
-    if table is not None:
-        return table
+    found = session.connection().execute(OPEN_TABLE, {"open_key": open_key}).first()
+    if found is not None:
+        return OpenTable(found.id, found.public_id)
     table = DiceTable(
         public_id=secrets.token_urlsafe(16),
         key=request.key,
@@ -173,7 +187,7 @@ def _open_table(
         },
         Envelope(request.addresses),
     )
-    return table
+    return OpenTable(table.id, table.public_id)
 
 
 def roll(ctx: ServiceContext, request: TripleaRoll, client: str, limits: Limits) -> TableRoll:

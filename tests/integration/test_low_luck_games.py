@@ -109,3 +109,25 @@ def test_pbem_game_create_low_luck(app: Flask, league: League) -> None:
     assert done.exit_code == 0, done.output
     number = int(done.stdout.strip())
     assert bodies(app.test_client(), league, number)[0]["data"]["low_luck"] == 1
+
+
+def test_a_rule_remembered_wrongly_is_caught_under_the_lock(
+    client: FlaskClient, league: League, low_luck_game: int
+) -> None:
+    """A roll reads its game's Low Luck option and ruleset from a per-process memory (both
+    are fixed when a game is created) and checks them again under the game's lock: were
+    the memory wrong (a database restored or replaced under a running server), the roll is
+    still thrown by the game's own rules, and the memory mended."""
+    from dice_server.services import rolls
+
+    database = str(league.ctx.sessions.kw["bind"].url)
+    rolls._RULES[(database, low_luck_game)] = (False, "classic")
+    rolls._RULES[(database, league.game)] = (True, "big_world_1942")
+    for game, kind in ((low_luck_game, "low-luck-roll"), (league.game, "roll")):
+        got = client.post(
+            f"/api/v1/games/{game}/rolls", json=battle(), headers=league.auth("allies")
+        )
+        assert got.status_code == 201, got.get_json()
+        assert bodies(client, league, game)[-1]["kind"] == kind
+    assert rolls._RULES[(database, low_luck_game)] == (True, "classic")
+    assert rolls._RULES[(database, league.game)] == (False, "classic")
