@@ -17,13 +17,20 @@ from dice_server.mail.transport import (
     Copy,
     DeliveryError,
     Transport,
-    send_copies,
+    held,
     transport_from_config,
 )
 from dice_server.models import LedgerEntry, TableEntry
 from dice_server.services import ServiceContext
 from dice_server.services.game_addresses import email_key, player_addresses_of
-from dice_server.services.outbox import Backoff, Claimed, claim, due_ids, mark_failed, mark_sent
+from dice_server.services.outbox import (
+    Backoff,
+    Claimed,
+    claim_many,
+    due_ids,
+    mark_failed,
+    mark_sent,
+)
 from dice_server.triplea.mail import table_message
 
 log = logging.getLogger(__name__)
@@ -81,50 +88,76 @@ def _parsed(raw: bytes) -> EmailMessage:
     return parsed
 
 
-def send_rendered(courier: Courier, claimed: Claimed, msg: EmailMessage) -> str:
+#: Personal game addresses by game, for one delivery run.
+Addresses = dict[int, dict[str, str]]
+
+
+def send_rendered(
+    courier: Courier,
+    claimed: Claimed,
+    msg: EmailMessage,
+    transport: Transport | None = None,
+    addresses: Addresses | None = None,
+) -> str:
     """Send a message. A game's mail (its entries, a key rotation) goes to each player in a
     copy of his own whose Reply-To is his personal game address (nobody else may see it: it
     is what makes his mail his), and to everyone else (mentor, ministers) in one copy
-    without it; headers, Message-ID and body are otherwise the same in every copy."""
+    without it; headers, Message-ID and body are otherwise the same in every copy.
+    ``transport`` is the run's (a relay connection kept open), ``addresses`` the personal
+    addresses the run has read so far."""
+    transport = courier.transport if transport is None else transport
     row = claimed.row
     everyone = recipients(row)
     if row.game_number is None:
-        return courier.transport.send(msg, everyone)
-    personal = player_addresses_of(courier.ctx, row.game_number)
-    copies: list[Copy] = []
-    for player in (r for r in everyone if email_key(r) in personal):
-        copy = _parsed(msg.as_bytes())  # an independent copy, to change one header
-        copy["Reply-To"] = personal[email_key(player)]
-        copies.append((copy, [player]))
+        return transport.send([Copy.of(msg, everyone)])
+    addresses = {} if addresses is None else addresses
+    if row.game_number not in addresses:
+        addresses[row.game_number] = player_addresses_of(courier.ctx, row.game_number)
+    personal = addresses[row.game_number]
+    players = [r for r in everyone if email_key(r) in personal]
     others = [r for r in everyone if email_key(r) not in personal]
-    if others:
-        copies.append((msg, others))
-    return send_copies(courier.transport, copies)
+    groups = [[player] for player in players] + ([others] if others else [])
+    reply_to = [personal[email_key(player)] for player in players]
+    return transport.send(Copy.written(msg, *groups, reply_to=reply_to))
+
+
+CLAIM_AT_ONCE = 10
+"""Messages claimed in one transaction: each claim's lease runs from it, so a run claims
+a few at a time rather than its whole batch."""
 
 
 def deliver_due(courier: Courier) -> RunReport:
     """Deliver everything due now, in the outbox's fair order, batch after batch until
     nothing due is left (each message tried at most once a run); safe to run in several
-    processes at once (the claim)."""
+    processes at once (the claim). Each message is marked sent or failed as soon as the
+    relay answers for it, so a run cut short sends again at most the one in hand."""
     ctx, report = courier.ctx, RunReport()
     tried: set[int] = set()
-    while True:
-        batch = [m for m in due_ids(ctx, ctx.clock(), courier.batch + len(tried)) if m not in tried]
-        if not batch:
-            return report
-        for message in batch:
-            tried.add(message)
-            _deliver_one(courier, message, report)
+    addresses: Addresses = {}
+    with held(courier.transport) as transport:
+        while True:
+            due = due_ids(ctx, ctx.clock(), courier.batch + len(tried))
+            batch = [m for m in due if m not in tried]
+            if not batch:
+                return report
+            tried.update(batch)
+            for start in range(0, len(batch), CLAIM_AT_ONCE):
+                chunk = batch[start : start + CLAIM_AT_ONCE]
+                for claimed in claim_many(ctx, chunk, ctx.clock(), courier.lease):
+                    _deliver_one(courier, transport, claimed, report, addresses)
 
 
-def _deliver_one(courier: Courier, message: int, report: RunReport) -> None:
-    ctx = courier.ctx
-    claimed = claim(ctx, message, ctx.clock(), courier.lease)
-    if claimed is None:
-        return  # another run holds it
+def _deliver_one(
+    courier: Courier,
+    transport: Transport,
+    claimed: Claimed,
+    report: RunReport,
+    addresses: Addresses,
+) -> None:
+    ctx, message = courier.ctx, claimed.row.id
     try:
         msg = render(claimed, courier.letterhead)
-        note = send_rendered(courier, claimed, msg)
+        note = send_rendered(courier, claimed, msg, transport, addresses)
     except DeliveryError as exc:
         status = mark_failed(
             ctx, message, ctx.clock(), str(exc), courier.backoff, permanent=exc.permanent

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import mailbox
+import re
 import smtplib
 import ssl
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import parseaddr
-from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -25,37 +27,87 @@ class DeliveryError(Exception):
         self.permanent = permanent
 
 
+@dataclass(frozen=True)
+class Copy:
+    """One copy of a message as it is handed over: its bytes (headers and body, as the
+    message's policy writes them), the envelope sender and the recipients it goes to;
+    ``smtputf8`` when an address is not ASCII (the relay must then speak SMTPUTF8)."""
+
+    raw: bytes
+    sender: str
+    recipients: list[str]
+    smtputf8: bool = False
+
+    @classmethod
+    def of(cls, msg: EmailMessage, recipients: list[str]) -> Copy:
+        """``msg`` to ``recipients``, written as smtplib's send_message would."""
+        return cls.written(msg, recipients)[0]
+
+    @classmethod
+    def written(
+        cls, msg: EmailMessage, *groups: list[str], reply_to: Sequence[str | None] = ()
+    ) -> list[Copy]:
+        """``msg`` written once, a copy for each group of recipients, the copy of group
+        *i* with ``reply_to[i]`` (when given) added as its last header."""
+        sender = parseaddr(str(msg["From"]))[1]
+        everyone = [a for group in groups for a in group]
+        international = not all(a.isascii() for a in (sender, *everyone))
+        raw = msg.as_bytes(policy=policy.SMTPUTF8.clone(linesep="\n") if international else None)
+        head, _, body = raw.partition(b"\n\n")
+        copies = []
+        for i, group in enumerate(groups):
+            extra = reply_to[i] if i < len(reply_to) else None
+            if extra is None:
+                mine = raw
+            elif extra.isascii():
+                mine = head + b"\nReply-To: " + extra.encode("ascii") + b"\n\n" + body
+            else:  # a header to encode: a copy of the message of its own
+                copied = _parsed(raw)
+                copied["Reply-To"] = extra
+                mine = copied.as_bytes(policy=policy.SMTPUTF8.clone(linesep="\n"))
+            copies.append(cls(mine, sender, list(group), international))
+        return copies
+
+
+def _parsed(raw: bytes) -> EmailMessage:
+    parsed = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
 class Transport(Protocol):
-    def send(self, msg: EmailMessage, recipients: list[str]) -> str:
-        """Deliver; return '' or what the relay said of the recipients it refused while
-        accepting the message for the others."""
+    def send(self, copies: list[Copy]) -> str:
+        """Deliver copies of one message (a game's entry: each player's copy carries his
+        own Reply-To): '' or a note of the recipients refused while others accepted;
+        DeliveryError when no copy was accepted (permanent only if every refusal was), or
+        at the first temporary failure (the whole message is tried again later: at least
+        once, under the same Message-ID)."""
         ...
 
 
-#: One copy of a message and the recipients it goes to.
-Copy = tuple[EmailMessage, list[str]]
 EVERY = "the relay refused every recipient: "
+_LINE_END = re.compile(rb"\r\n|\n|\r(?!\n)")
 
 
-def send_copies(transport: Transport, copies: list[Copy]) -> str:
-    """Deliver copies of one message (a game's entry: each player's copy carries his own
-    Reply-To) as :meth:`Transport.send` delivers one: '' or a note of the recipients
-    refused while others accepted; DeliveryError when no copy was accepted (permanent only
-    if every refusal was), or at the first temporary failure (the whole message is tried
-    again later: at least once, under the same Message-ID). A transport with ``send_many``
-    sends them together (the SMTP relay: one connection)."""
-    many = getattr(transport, "send_many", None)
-    if many is not None:
-        return str(many(copies))
-    return _each(transport.send, copies)
+@contextmanager
+def held(transport: Transport) -> Iterator[Transport]:
+    """``transport`` for a run of messages: an SMTP relay keeps one connection open for
+    the run (opened at the first message, opened again after a failure), where each
+    message alone would open its own."""
+    hold = getattr(transport, "held", None)
+    if hold is None:
+        yield transport
+        return
+    with hold() as kept:
+        yield kept
 
 
-def _each(send: Callable[[EmailMessage, list[str]], str], copies: list[Copy]) -> str:
+def _each(send: Callable[[Copy], str], copies: list[Copy]) -> str:
     notes: list[str] = []
     refused: list[str] = []
-    for msg, recipients in copies:
+    for copy in copies:
         try:
-            notes.append(send(msg, recipients))
+            notes.append(send(copy))
         except DeliveryError as exc:
             if not exc.permanent or not str(exc).startswith(EVERY):
                 raise
@@ -75,15 +127,12 @@ class MaildirTransport:
 
     path: Path
 
-    def send(self, msg: EmailMessage, recipients: list[str]) -> str:
-        return self.send_many([(msg, recipients)])
-
-    def send_many(self, copies: list[Copy]) -> str:
+    def send(self, copies: list[Copy]) -> str:
         """Each copy is a file of its own, as each recipient would find it."""
         try:
             box = mailbox.Maildir(self.path, create=True)
-            for msg, _recipients in copies:
-                box.add(msg)
+            for copy in copies:
+                box.add(copy.raw)
         except OSError as exc:
             raise DeliveryError(f"cannot write to the maildir {self.path}: {exc}") from exc
         return ""
@@ -102,33 +151,71 @@ class SmtpTransport:
     def _context(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=self.cafile or None)
 
-    def _connect(self) -> smtplib.SMTP:
+    def connect(self) -> smtplib.SMTP:
         if self.security == "ssl":
-            return smtplib.SMTP_SSL(
+            smtp: smtplib.SMTP = smtplib.SMTP_SSL(
                 self.host, self.port, timeout=self.timeout, context=self._context()
             )
-        smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
-        if self.security == "starttls":
-            try:
+        else:
+            smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+        try:
+            if self.security == "starttls":
                 smtp.starttls(context=self._context())
-            except BaseException:
-                smtp.close()
-                raise
+            if self.username:
+                smtp.login(self.username, self.password)
+        except BaseException:
+            smtp.close()
+            raise
         return smtp
 
-    def send(self, msg: EmailMessage, recipients: list[str]) -> str:
-        return self.send_many([(msg, recipients)])
+    def send(self, copies: list[Copy]) -> str:
+        """Every copy over one connection of its own."""
+        with self.held() as relay:
+            return relay.send(copies)
 
-    def send_many(self, copies: list[Copy]) -> str:
-        """Every copy over one connection (see :func:`send_copies`)."""
+    @contextmanager
+    def held(self) -> Iterator[_Relay]:
+        relay = _Relay(self)
         try:
-            with self._connect() as smtp:
-                if self.username:
-                    smtp.login(self.username, self.password)
-                return _each(partial(self._one, smtp), copies)
+            yield relay
+        finally:
+            relay.close()
+
+    def one(self, smtp: smtplib.SMTP, copy: Copy) -> str:
+        """One copy over an open connection; any other failure is the whole message's."""
+        options: tuple[str, ...] = ()
+        if copy.smtputf8:
+            smtp.ehlo_or_helo_if_needed()
+            if not smtp.has_extn("smtputf8"):
+                raise smtplib.SMTPNotSupportedError(
+                    "one of the addresses needs SMTPUTF8, which the relay does not offer"
+                )
+            options = ("SMTPUTF8", "BODY=8BITMIME")
+        try:
+            data = _LINE_END.sub(b"\r\n", copy.raw)  # as send_message writes it: CRLF
+            refused = smtp.sendmail(copy.sender, copy.recipients, data, options)
+        except smtplib.SMTPRecipientsRefused as exc:
+            permanent = all(code >= 500 for code, _ in exc.recipients.values())
+            raise DeliveryError(EVERY + _answers(exc.recipients), permanent=permanent) from exc
+        return f"the relay refused some recipients: {_answers(refused)}" if refused else ""
+
+
+class _Relay:
+    """One connection to the relay, kept for a run of messages: opened at the first
+    copy, and dropped at any failure (the next message opens a new one)."""
+
+    def __init__(self, transport: SmtpTransport) -> None:
+        self.transport = transport
+        self.smtp: smtplib.SMTP | None = None
+
+    def send(self, copies: list[Copy]) -> str:
+        try:
+            return self._send(copies)
         except DeliveryError:
+            self._drop()
             raise
         except smtplib.SMTPResponseException as exc:
+            self._drop()
             text = (
                 exc.smtp_error.decode("utf-8", "replace")
                 if isinstance(exc.smtp_error, bytes)
@@ -138,19 +225,52 @@ class SmtpTransport:
                 f"the relay answered {exc.smtp_code} {text}", permanent=exc.smtp_code >= 500
             ) from exc
         except (OSError, smtplib.SMTPException) as exc:
+            self._drop()
             raise DeliveryError(
-                f"the relay {self.host}:{self.port} is unreachable: {exc or type(exc).__name__}"
+                f"the relay {self.transport.host}:{self.transport.port} is unreachable: "
+                f"{exc or type(exc).__name__}"
             ) from exc
 
-    def _one(self, smtp: smtplib.SMTP, msg: EmailMessage, recipients: list[str]) -> str:
-        """One copy over an open connection; any other failure is the whole message's."""
-        sender = parseaddr(str(msg["From"]))[1]
+    def _send(self, copies: list[Copy]) -> str:
+        kept = self.smtp is not None
+        smtp = self._open()
+        handed: list[Copy] = []
+
+        def one(copy: Copy) -> str:
+            note = self.transport.one(smtp, copy)
+            handed.append(copy)
+            return note
+
         try:
-            refused = smtp.send_message(msg, from_addr=sender, to_addrs=recipients)
-        except smtplib.SMTPRecipientsRefused as exc:
-            permanent = all(code >= 500 for code, _ in exc.recipients.values())
-            raise DeliveryError(EVERY + _answers(exc.recipients), permanent=permanent) from exc
-        return f"the relay refused some recipients: {_answers(refused)}" if refused else ""
+            return _each(one, copies)
+        except smtplib.SMTPServerDisconnected:
+            if not kept or handed:
+                raise
+        # The relay had closed the connection kept from an earlier message (an idle
+        # timeout) before it took any copy of this one: once more, on a new connection.
+        self._drop()
+        smtp = self._open()
+        return _each(one, copies)
+
+    def _open(self) -> smtplib.SMTP:
+        if self.smtp is None:
+            self.smtp = self.transport.connect()
+        return self.smtp
+
+    def _drop(self) -> None:
+        if self.smtp is not None:
+            self.smtp.close()
+            self.smtp = None
+
+    def close(self) -> None:
+        if self.smtp is None:
+            return
+        try:
+            self.smtp.quit()
+        except (OSError, smtplib.SMTPException):
+            pass
+        finally:
+            self._drop()
 
 
 def _answers(refused: Mapping[str, tuple[int, bytes]]) -> str:

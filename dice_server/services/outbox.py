@@ -209,39 +209,65 @@ def _claimable(now: datetime) -> ColumnElement[bool]:
 
 
 def claim(ctx: ServiceContext, message: int, now: datetime, lease: timedelta) -> Claimed | None:
-    """Claim one message with a conditional UPDATE: of two runs at once, only one wins.
+    """Claim one message (:func:`claim_many`); None when another run holds it."""
+    found = claim_many(ctx, [message], now, lease)
+    return found[0] if found else None
+
+
+def claim_many(
+    ctx: ServiceContext, messages: Sequence[int], now: datetime, lease: timedelta
+) -> list[Claimed]:
+    """Claim messages with one conditional UPDATE: of two runs at once, each message goes
+    to one. Returns those won, in the order asked, each with what it needs to render
+    (read after the claim's commit: a claimed message is this run's alone, and what it
+    announces never changes).
 
     A claim lasts ``lease``: if the claimer dies between sending and marking, the message
     is sent again after the lease, under the same Message-ID (delivery at least once).
     """
+    if not messages:
+        return []
     with writing(ctx.sessions) as session:
-        won = session.execute(
-            update(OutboxMessage)
-            .where(OutboxMessage.id == message, _claimable(now))
-            .values(claimed_until=now + lease, attempts=OutboxMessage.attempts + 1)
-            .execution_options(synchronize_session=False)
+        won = set(
+            session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id.in_(messages), _claimable(now))
+                .values(claimed_until=now + lease, attempts=OutboxMessage.attempts + 1)
+                .returning(OutboxMessage.id)
+                .execution_options(synchronize_session=False)
+            ).scalars()
         )
-        if won.rowcount != 1:  # type: ignore[attr-defined]
-            return None
-        row = session.get_one(OutboxMessage, message)
-        chain = announced(row)
-        if chain is None or row.entry_seq is None:
-            return Claimed(row)
-        if chain.owner == "table":
-            (entry,) = chain.queries.rows(session, chain.number, (row.entry_seq,))
-            return Claimed(row, entry, table=session.get_one(DiceTable, chain.number))
-        stored = chain.queries.rows(session, chain.number, (1, row.entry_seq))
-        by_seq = {entry.seq: entry for entry in stored}
-        root = by_seq.get(1)
-        keys = None
-        if root is not None and row.entry_seq == 1:
-            keys = ledger.keys_document(ledger.published(session, through=root.key_id))
-        return Claimed(
-            row,
-            by_seq[row.entry_seq],
-            entry_message_id(SignedEntry.of(chain, root), ctx.mail_domain) if root else None,
-            keys=keys,
-        )
+    if not won:
+        return []
+    with reading(ctx.sessions) as session:
+        rows = {
+            row.id: row
+            for row in session.execute(
+                select(OutboxMessage).where(OutboxMessage.id.in_(won))
+            ).scalars()
+        }
+        return [_loaded(session, ctx, rows[m]) for m in messages if m in won]
+
+
+def _loaded(session: Session, ctx: ServiceContext, row: OutboxMessage) -> Claimed:
+    chain = announced(row)
+    if chain is None or row.entry_seq is None:
+        return Claimed(row)
+    if chain.owner == "table":
+        (entry,) = chain.queries.rows(session, chain.number, (row.entry_seq,))
+        return Claimed(row, entry, table=session.get_one(DiceTable, chain.number))
+    stored = chain.queries.rows(session, chain.number, (1, row.entry_seq))
+    by_seq = {entry.seq: entry for entry in stored}
+    root = by_seq.get(1)
+    keys = None
+    if root is not None and row.entry_seq == 1:
+        keys = ledger.keys_document(ledger.published(session, through=root.key_id))
+    return Claimed(
+        row,
+        by_seq[row.entry_seq],
+        entry_message_id(SignedEntry.of(chain, root), ctx.mail_domain) if root else None,
+        keys=keys,
+    )
 
 
 def announced(row: OutboxMessage) -> Chain | None:

@@ -6,6 +6,8 @@ that never lock the owner out, a limit on link mail per client)."""
 from __future__ import annotations
 
 import re
+from email import policy
+from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
@@ -207,10 +209,12 @@ class Recorder:
         self.sent: list[str] = []
         self.ids: set[str] = set()
 
-    def send(self, msg: Any, recipients: list[str]) -> str:
-        if str(msg["Message-ID"]) not in self.ids:
-            self.ids.add(str(msg["Message-ID"]))
-            self.sent.append(str(msg["Subject"]))
+    def send(self, copies: list[Any]) -> str:
+        for copy in copies:
+            msg = BytesParser(policy=policy.default).parsebytes(copy.raw)
+            if str(msg["Message-ID"]) not in self.ids:
+                self.ids.add(str(msg["Message-ID"]))
+                self.sent.append(str(msg["Subject"]))
         return ""
 
 
