@@ -4,20 +4,19 @@ every link made by ``url_for(..., _external=True)`` under the public ``BASE_URL`
 
 Mail is rendered inside a web request (registration, a reset, a table's close link), in
 the command line and in the scheduler's delivery run, where there is no request at all.
-Each rendering therefore pushes a request context of its own whose URL adapter is bound
-to ``BASE_URL`` (scheme, host, port and path prefix): a link never takes the host of the
-request it was mailed from, nor ``SERVER_NAME``.
+A template's ``url_for`` therefore builds on a URL adapter of its own, bound to
+``BASE_URL`` (scheme, host, port and path prefix), with the app's URL defaults: a link
+never takes the host of the request it was mailed from, nor ``SERVER_NAME``, and no
+request context is pushed for it (the outbox renders every message of a run).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cached_property
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, url_for
+from flask import Flask
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from werkzeug.routing import MapAdapter
 
@@ -41,7 +40,6 @@ def mail_environment() -> Environment:
         lstrip_blocks=True,
         finalize=shown,
     )
-    env.globals["url_for"] = url_for
     return env
 
 
@@ -60,14 +58,15 @@ class FlaskMailTemplates:
         self.env = env or mail_environment()
 
     def render(self, template: str, /, **values: Any) -> str:
-        with self._public():
-            return self.env.get_template(template).render(values)
+        return self.env.get_template(template).render({"url_for": self._url_for, **values})
 
     def link(self, endpoint: str, /, **values: Any) -> str:
-        # What url_for(..., _external=True) does in _public(), without pushing a request
-        # context for it (a TripleA roll answers with a link: this is on its hot path).
+        return self._url_for(endpoint, _external=True, **values)
+
+    def _url_for(self, endpoint: str, /, *, _external: bool = False, **values: Any) -> str:
+        """Flask's ``url_for`` under the public address."""
         self.app.inject_url_defaults(endpoint, values)
-        return self._adapter.build(endpoint, values, force_external=True)
+        return self._adapter.build(endpoint, values, force_external=_external)
 
     @cached_property
     def _adapter(self) -> MapAdapter:
@@ -77,11 +76,3 @@ class FlaskMailTemplates:
 
     def at(self, base_url: str) -> MailTemplates:
         return FlaskMailTemplates(self.app, base_url, self.env)
-
-    @contextmanager
-    def _public(self) -> Iterator[None]:
-        """A request context of its own, its URL adapter bound to the public address (so
-        that not even ``SERVER_NAME`` or a request's Host takes part)."""
-        with self.app.test_request_context("/", base_url=self.base_url) as context:
-            context.url_adapter = self._adapter
-            yield

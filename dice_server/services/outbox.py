@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, and_, case, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, bindparam, case, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from dice_server import ledger
@@ -287,13 +287,24 @@ def mark_sent(ctx: ServiceContext, message: int, now: datetime, note: str = "") 
     must not stay readable in the database (the row keeps who, when and its Message-ID).
     An entry's message holds no bytes: it is rendered again from the ledger."""
     with writing(ctx.sessions) as session:
-        session.execute(
-            update(OutboxMessage)
-            .where(OutboxMessage.id == message)
-            .values(
-                status="sent", sent_at=now, claimed_until=None, last_error=note or None, raw=None
-            )
+        session.connection().execute(
+            MARK_SENT, {"message": message, "sent_at": now, "last_error": note or None}
         )
+
+
+_outbox = Base.metadata.tables["outbox"]
+#: :func:`mark_sent`'s UPDATE, built once (every message of a delivery run runs it).
+MARK_SENT = (
+    update(_outbox)
+    .where(_outbox.c.id == bindparam("message"))
+    .values(
+        status="sent",
+        sent_at=bindparam("sent_at"),
+        claimed_until=None,
+        last_error=bindparam("last_error"),
+        raw=None,
+    )
+)
 
 
 def mark_failed(
