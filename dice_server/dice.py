@@ -11,7 +11,9 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
+from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
 from dice_server.keys import SeedBox
@@ -59,6 +61,21 @@ def open_seed(session: Session, chain: Chain) -> SealedSeed | None:
     """The seed rolls draw on, if any (a revealed chain has none until a game reopens)."""
     row = session.connection().execute(chain.queries.open_seed, {"chain": chain.number}).first()
     return None if row is None else SealedSeed(chain, **row._mapping)
+
+
+def locked_seed(chain: Chain, row: Row[Any]) -> SealedSeed | None:
+    """:func:`open_seed` as a game's lock read it (``seed_*`` of
+    :data:`dice_server.ledger_queries.GAME_LOCK`)."""
+    if row.seed_id is None:
+        return None
+    return SealedSeed(
+        chain,
+        id=row.seed_id,
+        commitment_seq=row.seed_commitment_seq,
+        commitment=row.seed_commitment,
+        sealed=row.seed_sealed,
+        revealed_seq=row.seed_revealed_seq,
+    )
 
 
 def seeds(session: Session, chain: Chain) -> list[SealedSeed]:

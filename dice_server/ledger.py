@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 
 from dice_server.errors import LedgerTampered
 from dice_server.keys import Signer
-from dice_server.ledger_queries import CHAINS, GAME_LOCK, ChainQueries
+from dice_server.ledger_queries import CHAINS, GAME_LOCK, GAME_ROW_LOCK, ChainQueries
 from dice_server.models import SignedEntryFields, SigningKey, utcnow
 from dice_server.verifier import (
     FORMAT_VERSION,
@@ -139,9 +139,14 @@ class Recorded:
 
 def lock_game(session: Session, number: int) -> Row[*tuple[Any, ...]] | None:
     """Take game ``number``'s append lock (on SQLite the IMMEDIATE transaction already
-    holds it); the game's status, players and the addresses its mail goes to. A table is
+    holds it), then read what an append needs (:data:`GAME_LOCK`): the game's status,
+    players, the addresses its mail goes to, its turn, heads and open seed. A table is
     locked by the look-up that finds it (dice_server.triplea.tables)."""
-    return session.connection().execute(GAME_LOCK, {"number": number}).first()
+    conn = session.connection()
+    if conn.dialect.name != "sqlite":
+        if conn.execute(GAME_ROW_LOCK, {"number": number}).first() is None:
+            return None
+    return conn.execute(GAME_LOCK, {"number": number}).first()
 
 
 def heads(session: Session, chain: Chain) -> tuple[Recorded, Head | None]:
@@ -185,9 +190,18 @@ def head_mismatch(recorded: Recorded, found: Head | None) -> str | None:
     return f"its last append wrote {wrote}, but the ledger now {now} ({how})"
 
 
-def _checked_head(conn: Connection, chain: Chain) -> Head | None:
+def locked_heads(row: Row[Any]) -> tuple[Recorded, Head | None]:
+    """A game's heads as its lock read them (:data:`GAME_LOCK`), for :func:`append`."""
+    stored = None if row.last_seq is None else Head(row.last_seq, row.last_hash, row.last_at)
+    return Recorded(row.head_seq, row.head_hash), stored
+
+
+def _checked_head(
+    conn: Connection, chain: Chain, heads: tuple[Recorded, Head | None] | None = None
+) -> Head | None:
     """The head to extend, refused unless it is the one this server last wrote."""
-    heads = _heads(conn, chain)
+    if heads is None:
+        heads = _heads(conn, chain)
     if heads is None:
         raise LookupError(f"there is no {chain} to append to")
     recorded, found = heads
@@ -271,18 +285,20 @@ def append(
     chain: Chain,
     kind: str,
     build_data: DataBuilder,
+    heads: tuple[Recorded, Head | None] | None = None,
 ) -> SignedEntry:
     """Append one entry to ``chain`` inside the caller's write transaction.
 
     ``build_data(seq)`` runs under the lock once the seq is fixed: a roll draws its dice
     there, so dice exist only inside the append and a rolled-back transaction shows none.
     The caller must hold the chain's lock in this transaction (a game's:
-    :func:`lock_game`).
+    :func:`lock_game`); ``heads``, when given, are the chain's heads read under that lock
+    in this transaction (:func:`locked_heads`), else they are read here.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown ledger kind {kind!r}")
     conn = session.connection()
-    last = _checked_head(conn, chain)
+    last = _checked_head(conn, chain, heads)
     if last is None:
         seq, prev, at = 1, ZERO_HASH, now
     else:

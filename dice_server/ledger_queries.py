@@ -47,11 +47,29 @@ SEED_COLUMNS = ("id", "commitment_seq", "commitment", "sealed", "revealed_seq")
 
 _axis, _allies, _mentor = (TABLES["members"].alias(name) for name in ("ax", "al", "me"))
 _turns = TABLES["game_turns"]
+_entries, _seeds = TABLES["ledger_entries"], TABLES["seeds"]
+_last = (
+    select(_entries.c.seq, _entries.c.hash, _entries.c.at)
+    .where(_entries.c.game_number == bindparam("number"))
+    .order_by(_entries.c.seq.desc())
+    .limit(1)
+    .subquery("last_entry")
+)
+_open_seed = (
+    select(_seeds.c.id)
+    .where(_seeds.c.game_number == games.number, _seeds.c.revealed_seq.is_(None))
+    .order_by(_seeds.c.commitment_seq.desc())
+    .limit(1)
+    .correlate(TABLES["games"])
+    .scalar_subquery()
+)
 
-#: The game's append lock (PostgreSQL: a row lock on the game; SQLite: already held by
-#: BEGIN IMMEDIATE), with the addresses its mail goes to, the rules fixed at its creation
-#: (``low_luck``, ``ruleset``) and where its turn stands (``turn_*``: all None for a game
-#: without a kept position): a roll needs nothing more before it appends.
+#: What an append to a game reads under its lock (SQLite: held by BEGIN IMMEDIATE;
+#: PostgreSQL: :data:`GAME_ROW_LOCK`, taken first): the addresses its mail goes to, the
+#: rules fixed at its creation (``low_luck``, ``ruleset``), where its turn stands
+#: (``turn_*``: all None for a game without a kept position), its heads as
+#: :attr:`ChainQueries.head` reads them (``head_*``, ``last_*``) and the seed rolls draw
+#: on (``seed_*``: None when none is open): a roll needs nothing more before it appends.
 GAME_LOCK = (
     select(
         games.number,
@@ -68,6 +86,12 @@ GAME_LOCK = (
         _turns.c.phase.label("turn_phase"),
         _turns.c.precombat_seq.label("turn_precombat_seq"),
         _turns.c.rolled_seq.label("turn_rolled_seq"),
+        games.head_seq,
+        games.head_hash,
+        _last.c.seq.label("last_seq"),
+        _last.c.hash.label("last_hash"),
+        _last.c.at.label("last_at"),
+        *(_seeds.c[column].label(f"seed_{column}") for column in SEED_COLUMNS),
     )
     .select_from(
         TABLES["games"]
@@ -75,10 +99,15 @@ GAME_LOCK = (
         .join(_allies, _allies.c.id == games.allies_id)
         .outerjoin(_mentor, _mentor.c.id == games.mentor_id)
         .outerjoin(_turns, _turns.c.game_number == games.number)
+        .outerjoin(_last, true())
+        .outerjoin(_seeds, _seeds.c.id == _open_seed)
     )
     .where(games.number == bindparam("number"))
-    .with_for_update(of=TABLES["games"])
 )
+#: PostgreSQL's row lock on the game, taken by a statement of its own before
+#: :data:`GAME_LOCK` reads: a statement that waited for a row lock sees the locked row as
+#: committed since, but the rows it joins as they were when it began (READ COMMITTED).
+GAME_ROW_LOCK = select(games.number).where(games.number == bindparam("number")).with_for_update()
 
 #: The first die of a declared turn (dice_server.services.rolls.started).
 TURN_ROLLED = (

@@ -204,7 +204,7 @@ def record(
             if needs_dice:
                 if game.status != "active":
                     raise Conflict(f"game {number} is {game.status}: no more rolls are accepted")
-                seed = dice.open_seed(session, chain)
+                seed = dice.locked_seed(chain, game)
                 if seed is None:
                     raise Conflict(f"game {number} has no open seed commitment: no roll accepted")
             entry = publish(
@@ -218,6 +218,7 @@ def record(
                     (game.axis_email, game.allies_email),
                     (game.mentor_email, *(ministers(session) if cc_ministers else ())),
                 ),
+                ledger.locked_heads(game),
             )
             if also is not None:
                 also(session, entry)

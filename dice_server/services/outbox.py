@@ -112,9 +112,11 @@ def publish(
     kind: str,
     build: DataBuilder,
     envelope: Envelope,
+    heads: tuple[ledger.Recorded, ledger.Head | None] | None = None,
 ) -> SignedEntry:
-    """Append an entry and queue its message, both or neither."""
-    entry = ledger.append(session, ctx.keys.signer, now, chain, kind, build)
+    """Append an entry and queue its message, both or neither (``heads``: as
+    :func:`dice_server.ledger.append` takes them)."""
+    entry = ledger.append(session, ctx.keys.signer, now, chain, kind, build, heads)
     enqueue(session, now, entry_message_id(entry, ctx.mail_domain), envelope, entry=entry)
     return entry
 
