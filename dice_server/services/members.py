@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
 
 from email_validator import EmailNotValidError, validate_email
 from sqlalchemy import select
@@ -24,10 +25,17 @@ ROLES = ("player", "minister")
 def normalize_email(address: str, field: str = "email") -> tuple[str, str]:
     """The address as the member writes it (domain normalized) and its case-insensitive key."""
     try:
-        checked = validate_email(address, check_deliverability=False)
+        normalized = _normalized(address)
     except EmailNotValidError as exc:
         raise InvalidRequest(f"{field}: {address!r} is not a valid address: {exc}", field) from None
-    return checked.normalized, checked.normalized.casefold()
+    return normalized, normalized.casefold()
+
+
+@lru_cache(maxsize=4096)
+def _normalized(address: str) -> str:
+    """A valid address normalized (a pure function of the text, and every TripleA roll
+    checks two: remembered; an invalid one raises each time, and is not)."""
+    return str(validate_email(address, check_deliverability=False).normalized)
 
 
 def hash_token(token: str) -> str:
