@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row, bindparam, case, select
 from sqlalchemy.orm import Session
 
 from adjudicator.rulings import rule_ledger
@@ -160,7 +160,12 @@ def ruling_rolls(ctx: ServiceContext, number: int) -> list[RulingRoll]:
     """The rolls the game's rulings require and nobody has overridden: each ``to_roll``
     request of a proposed ruling (confirmed, amended or agreed, or still open)."""
     with reading(ctx.sessions) as session:
-        rulings = ruling_bodies(session, number)
+        return rolls_required(session, number)
+
+
+def rolls_required(session: Session, number: int) -> list[RulingRoll]:
+    """:func:`ruling_rolls`, read in the caller's transaction."""
+    rulings = [json.loads(body) for body in _kept_rulings(session, number)]
     overridden = referred(rulings, {"overridden"})
     offered = []
     for ruling in rulings:
@@ -178,6 +183,58 @@ def ruling_rolls(ctx: ServiceContext, number: int) -> list[RulingRoll]:
                 )
             )
     return offered
+
+
+@dataclass(frozen=True)
+class _KeptRulings:
+    """A game's ledger read up to entry ``seq`` (whose hash is ``hash``): the bodies of its
+    ruling entries, in seq order."""
+
+    seq: int
+    hash: str
+    bodies: tuple[bytes, ...]
+
+
+_KEPT_RULINGS: dict[tuple[int, int], _KeptRulings] = {}
+"""Each game's ruling bodies, by (database engine, game): a ledger only grows, so the next
+reading adds the entries appended since (every process keeps its own), where a query for a
+game's rulings would walk its whole ledger on every roller page."""
+_MAX_KEPT = 4096
+
+_ENTRIES_SINCE = (
+    select(
+        LedgerEntry.seq,
+        LedgerEntry.hash,
+        case((LedgerEntry.kind == "ruling", LedgerEntry.body)).label("body"),
+    )
+    .where(LedgerEntry.game_number == bindparam("number"), LedgerEntry.seq >= bindparam("seq"))
+    .order_by(LedgerEntry.seq)
+)
+"""A game's entries from ``seq`` on (each one's body when it is a ruling)."""
+
+
+def _kept_rulings(session: Session, number: int) -> tuple[bytes, ...]:
+    """The bodies of game ``number``'s ruling entries: those kept from the last reading, if
+    its last entry is still there unchanged, and those appended since."""
+    key = (id(session.get_bind()), number)
+    kept = _KEPT_RULINGS.get(key)
+    since = kept.seq if kept is not None else 0
+    found = session.execute(_ENTRIES_SINCE, {"number": number, "seq": since}).all()
+    if kept is not None:
+        if found and (found[0].seq, found[0].hash) == (kept.seq, kept.hash):
+            if len(found) == 1:
+                return kept.bodies
+            found = found[1:]
+        else:  # another database, or a ledger rebuilt: read it whole
+            kept = None
+            found = session.execute(_ENTRIES_SINCE, {"number": number, "seq": 0}).all()
+    if not found:
+        return ()
+    bodies = (*(kept.bodies if kept else ()), *(r.body for r in found if r.body is not None))
+    if len(_KEPT_RULINGS) >= _MAX_KEPT:
+        _KEPT_RULINGS.clear()
+    _KEPT_RULINGS[key] = _KeptRulings(found[-1].seq, found[-1].hash, bodies)
+    return bodies
 
 
 def propose_for(ctx: ServiceContext, number: int) -> list[SignedEntry]:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, or_, select
-from sqlalchemy.orm import Session, joinedload, selectinload
+from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy.orm import Session, aliased, joinedload, selectinload
 
 from adjudicator.boards.drawing import draw_svg
 from adjudicator.names import power_label
@@ -31,6 +32,7 @@ from dice_server.services.games import check_participant, classic_turns
 from dice_server.services.outbox import mail_states
 from dice_server.services.paging import PAGE_ENTRIES, Pager, read_page
 from dice_server.services.positions import PRE_COMBAT, genesis_position
+from dice_server.services.proposals import RulingRoll, rolls_required
 from dice_server.services.reminders import GameClock, read_clock
 from dice_server.services.timeline import (
     TimelineEntry,
@@ -116,16 +118,17 @@ def _person(member: Member) -> Person:
     return Person(member.name, member.email)
 
 
-def _role(game: Game, member: Member) -> str:
-    if member.id == game.axis_id:
+def _role(axis_id: int, allies_id: int, mentor_id: int | None, member: Member) -> str:
+    if member.id == axis_id:
         return "Axis"
-    if member.id == game.allies_id:
+    if member.id == allies_id:
         return "Allies"
-    if member.id == game.mentor_id:
+    if member.id == mentor_id:
         return "Mentor"
     return "Minister of Law" if member.is_minister else ""
 
 
+@lru_cache(maxsize=64)
 def _side(power: str) -> str:
     found = next((p for p in Power if power_label(p) == power), None)
     return "Axis" if found is not None and found.alliance is Alliance.AXIS else "Allies"
@@ -142,7 +145,7 @@ def _summary(
         variant=game.variant,
         status=game.status,
         winner=game.winner,
-        role=_role(game, member),
+        role=_role(game.axis_id, game.allies_id, game.mentor_id, member),
         turn=turn,
         mover=_person(game.axis if _side(turn.power) == "Axis" else game.allies),
         mover_side=_side(turn.power),
@@ -247,9 +250,13 @@ def viewed_game(session: Session, number: int, viewer: Member) -> Game:
         _games_query().where(Game.number == number)
     ).scalar_one_or_none()
     if game is None:
-        raise NotFound(f"there is no game {number}: check the game number", "game")
+        raise _no_game(number)
     check_participant(number, set(game.participant_ids()), viewer)
     return game
+
+
+def _no_game(number: int) -> NotFound:
+    return NotFound(f"there is no game {number}: check the game number", "game")
 
 
 # --- the game page ---------------------------------------------------------------------------
@@ -433,11 +440,86 @@ def board_svg(ctx: ServiceContext, number: int, viewer: Member) -> BoardPicture:
 @dataclass(frozen=True)
 class RollerPage:
     """The game as a roller page shows it, and for the battle roller the current turn's
-    declared battles, one of them ``chosen`` to pre-fill the form."""
+    declared battles, one of them ``chosen`` to pre-fill the form, and the rolls the game's
+    rulings require.
+
+    Its summary has no turn clock and no last activity: a roller page shows neither, and the
+    clock is the costliest part of a summary to read."""
 
     summary: GameSummary
     battles: list[BattleState]
     chosen: BattleState | None
+    required: list[RulingRoll] = field(default_factory=list)
+
+
+_AXIS, _ALLIES, _MENTOR = aliased(Member), aliased(Member), aliased(Member)
+
+_ROLLER_GAME = (
+    select(
+        Game.axis_id,
+        Game.allies_id,
+        Game.mentor_id,
+        Game.variant,
+        Game.status,
+        Game.winner,
+        Game.ruleset,
+        _AXIS.name.label("axis_name"),
+        _AXIS.email.label("axis_email"),
+        _ALLIES.name.label("allies_name"),
+        _ALLIES.email.label("allies_email"),
+        _MENTOR.name.label("mentor_name"),
+        _MENTOR.email.label("mentor_email"),
+        GameTurn.round,
+        GameTurn.power,
+        GameTurn.phase,
+    )
+    .join(_AXIS, _AXIS.id == Game.axis_id)
+    .join(_ALLIES, _ALLIES.id == Game.allies_id)
+    .outerjoin(_MENTOR, _MENTOR.id == Game.mentor_id)
+    .outerjoin(GameTurn, GameTurn.game_number == Game.number)
+    .where(Game.number == bindparam("number"))
+)
+"""A game's players, mentor and kept turn in one row, as the roller's header shows them."""
+
+
+def _roller_summary(session: Session, number: int, viewer: Member) -> GameSummary:
+    """Game ``number`` as the roller's header shows it, for one of its participants (or a
+    minister): what :func:`summary_of` gives, without the clock and the last activity."""
+    row = session.execute(_ROLLER_GAME, {"number": number}).one_or_none()
+    if row is None:
+        raise _no_game(number)
+    participants = {row.axis_id, row.allies_id}
+    if row.mentor_id is not None:
+        participants.add(row.mentor_id)
+    check_participant(number, participants, viewer)
+    if row.round is not None:
+        turn = TurnState(row.round, row.power, row.phase)
+    else:
+        turn = _turn(session, number, None)
+    axis, allies = Person(row.axis_name, row.axis_email), Person(row.allies_name, row.allies_email)
+    side = _side(turn.power)
+    return GameSummary(
+        number=number,
+        axis=axis,
+        allies=allies,
+        mentor=Person(row.mentor_name, row.mentor_email) if row.mentor_id is not None else None,
+        variant=row.variant,
+        status=row.status,
+        winner=row.winner,
+        role=_role(row.axis_id, row.allies_id, row.mentor_id, viewer),
+        turn=turn,
+        mover=axis if side == "Axis" else allies,
+        mover_side=side,
+        last_at=None,
+        ruleset=row.ruleset,
+    )
+
+
+def roller_game(ctx: ServiceContext, number: int, viewer: Member) -> GameSummary:
+    """Game ``number`` as a roller page shows it (refused, as the page is, to anyone but its
+    participants and the ministers): what a post needs before its form is read."""
+    with reading(ctx.sessions) as session:
+        return _roller_summary(session, number, viewer)
 
 
 def roller_page(
@@ -447,16 +529,19 @@ def roller_page(
     *,
     battles: bool = False,
     chosen: int | None = None,
+    rulings: bool = False,
 ) -> RollerPage:
     """The game as a roller page shows it; ``battles``: with the current turn's declared
     battles, ``chosen`` (a battle's number) filling in the form when another round of it
-    may be rolled."""
-    summary = game_summary(ctx, number, viewer)
+    may be rolled; ``rulings``: with the rolls the game's rulings require."""
+    with reading(ctx.sessions) as session:
+        summary = _roller_summary(session, number, viewer)
+        required = rolls_required(session, number) if rulings else []
     # Battles are declared only while a pre-combat turn is in force.
     in_combat = summary.turn.phase == "combat"
     declared = battle_states(ctx, number, viewer) if battles and in_combat else []
     pick = next((b for b in declared if b.number == chosen and b.open), None)
-    return RollerPage(summary, declared, pick)
+    return RollerPage(summary, declared, pick, required)
 
 
 # --- the operator's list ---------------------------------------------------------------------

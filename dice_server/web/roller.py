@@ -5,19 +5,32 @@ form with its next round: the declared units, or the survivors once rolled."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    get_template_attribute,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import login_required
+from flask_wtf import FlaskForm
+from jinja2 import Template
+from markupsafe import Markup
 
 from adjudicator.battle.reading import RULESET
 from dice_server.errors import ServiceError
 from dice_server.kinds import WRITTEN, EntryKind
 from dice_server.kinds.big_world import BigWorldBattleForm
+from dice_server.models import Member
 from dice_server.services.entries import Retry
-from dice_server.services.proposals import RulingRoll, ruling_rolls
+from dice_server.services.proposals import RulingRoll
 from dice_server.services.rolls import write
-from dice_server.services.views import roller_page
+from dice_server.services.views import GameSummary, RollerPage, roller_game, roller_page
 from dice_server.web import nonces
 from dice_server.web.context import service_context
 from dice_server.web.pages import Page, field_error, me
@@ -27,66 +40,119 @@ bp = Blueprint("roller", __name__)
 
 def _page(kind: EntryKind) -> Callable[[int], Page]:
     assert kind.form is not None
+    battles = kind.name == "roll"
 
     def view(number: int) -> Page:
         member = me()
+        if request.method == "POST":
+            return _post(kind, number, member)
         chosen = request.args.get("battle", type=int) if request.method == "GET" else None
         page = roller_page(
-            service_context(), number, member, battles=kind.name == "roll", chosen=chosen
+            service_context(), number, member, battles=battles, chosen=chosen, rulings=battles
         )
-        summary = page.summary
-        form_class = kind.form
-        if kind.name == "roll" and summary.ruleset == RULESET:
-            form_class = BigWorldBattleForm
-        assert form_class is not None
-        # A roll in an ended game is refused (the service says so on a POST); the page says
-        # it before anyone fills in the form. Notes still reach an ended game.
-        ended = not kind.while_ended and summary.status != "active"
-        # A roll of another game system than the game's is refused on a POST; the page
-        # says so and offers the game's own.
-        other_system = kind.rolls and kind.system != summary.system
-        prefill = page.chosen.form_data(summary.turn) if page.chosen is not None else None
-        required = ruling_rolls(service_context(), number) if kind.name == "roll" else []
-        picked = _picked(required)
+        prefill = page.chosen.form_data(page.summary.turn) if page.chosen is not None else None
+        picked = _picked(page.required)
         if picked is not None:
             prefill = picked.form
-        form = form_class(data=prefill) if prefill else form_class()
-        status = 200
-        if request.method == "POST":
-            if form.validate_on_submit():
-                payload = form.payload()
-                try:
-                    key = nonces.check(form.nonce.data, member.id, f"{kind.page}:{number}")
-                    retry = Retry.of(key, "POST", request.path, payload)
-                    assert retry is not None
-                    entry = write(service_context(), kind.name, member.id, number, payload, retry)
-                except ServiceError as exc:
-                    field_error(form, exc, payload)
-                    status = exc.status
-                else:
-                    return redirect(url_for("games.entry", number=number, seq=entry.seq))
-            else:
-                status = 400
-        if not ended and not other_system:
-            form.nonce.data = nonces.issue(member.id, f"{kind.page}:{number}")
-        return render_template(
-            kind.template or f"roller_{kind.page}.html",
-            form=form,
-            game=summary,
-            title=kind.title,
-            what=kind.page,
-            ended=ended,
-            battles=page.battles,
-            chosen=page.chosen,
-            required=required,
-            picked=picked,
-            kind=kind,
-            other_system=other_system,
-        ), status
+        form_class = _form_class(kind, page.summary)
+        if prefill:
+            return _render(kind, number, member, page, form_class(data=prefill), picked, 200)
+        form = form_class()
+        return _render(kind, number, member, page, form, None, 200, _blank_fields(kind, form))
 
     view.__name__ = f"{kind.endpoint}_view"
     guarded: Callable[[int], Page] = login_required(view)
     return guarded
+
+
+def _post(kind: EntryKind, number: int, member: Member) -> Page:
+    """A roll sent from the form: on success the new entry's page; else the form again, with
+    what was wrong. Only the game's header (who may roll in it, by which rules) is read
+    before the form; the rest of the page only when it is shown again."""
+    ctx = service_context()
+    form = _form_class(kind, roller_game(ctx, number, member))()
+    status = 400
+    if form.validate_on_submit():
+        payload = form.payload()
+        try:
+            key = nonces.check(form.nonce.data, member.id, f"{kind.page}:{number}")
+            retry = Retry.of(key, "POST", request.path, payload)
+            assert retry is not None
+            entry = write(ctx, kind.name, member.id, number, payload, retry)
+        except ServiceError as exc:
+            field_error(form, exc, payload)
+            status = exc.status
+        else:
+            return redirect(url_for("games.entry", number=number, seq=entry.seq))
+    battles = kind.name == "roll"
+    page = roller_page(ctx, number, member, battles=battles, rulings=battles)
+    return _render(kind, number, member, page, form, None, status)
+
+
+def _form_class(kind: EntryKind, summary: GameSummary) -> type[FlaskForm]:
+    """The kind's form; a Big World game's battle round has Big World's units."""
+    if kind.name == "roll" and summary.ruleset == RULESET:
+        return BigWorldBattleForm
+    assert kind.form is not None
+    return kind.form
+
+
+def _render(
+    kind: EntryKind,
+    number: int,
+    member: Member,
+    page: RollerPage,
+    form: FlaskForm,
+    picked: RulingRoll | None,
+    status: int,
+    blank_fields: Markup | None = None,
+) -> Page:
+    summary = page.summary
+    # A roll in an ended game is refused (the service says so on a POST); the page says
+    # it before anyone fills in the form. Notes still reach an ended game.
+    ended = not kind.while_ended and summary.status != "active"
+    # A roll of another game system than the game's is refused on a POST; the page
+    # says so and offers the game's own.
+    other_system = kind.rolls and kind.system != summary.system
+    if not ended and not other_system:
+        form.nonce.data = nonces.issue(member.id, f"{kind.page}:{number}")
+    return render_template(
+        kind.template or f"roller_{kind.page}.html",
+        form=form,
+        game=summary,
+        title=kind.title,
+        what=kind.page,
+        ended=ended,
+        battles=page.battles,
+        chosen=page.chosen,
+        required=page.required,
+        picked=picked,
+        kind=kind,
+        other_system=other_system,
+        blank_fields=blank_fields,
+    ), status
+
+
+_ROLL_FIELDS = "roller_roll_fields.html"
+_BLANK_FIELDS: weakref.WeakKeyDictionary[Template, dict[type[FlaskForm], Markup]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The fields of each blank form, drawn by its fields template (a changed template is
+another): a form's defaults and labels are its class's, the same for every member and game."""
+
+
+def _blank_fields(kind: EntryKind, form: FlaskForm) -> Markup | None:
+    """The fields of ``form``, fresh and unfilled, as its page draws them: drawn once per
+    form class. None for a kind whose page draws its fields itself."""
+    if kind.name != "roll":
+        return None
+    template = current_app.jinja_env.get_template(_ROLL_FIELDS)
+    drawn = _BLANK_FIELDS.setdefault(template, {})
+    fields = drawn.get(type(form))
+    if fields is None:
+        draw = get_template_attribute(_ROLL_FIELDS, "fields")
+        fields = drawn[type(form)] = draw(form)
+    return fields
 
 
 def _picked(required: list[RulingRoll]) -> RulingRoll | None:
