@@ -18,15 +18,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BindParameter, bindparam, select, union
+from sqlalchemy import BindParameter, and_, bindparam, func, select, union
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from dice_server import dice, ledger
 from dice_server.db import reading, writing
+from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests
 from dice_server.ledger import Chain, SignedEntry
-from dice_server.models import DiceAddress, DiceTable, Member
+from dice_server.ledger_queries import SEED_COLUMNS
+from dice_server.models import DiceAddress, DiceTable, Member, TableEntry, TableSeed
 from dice_server.services import ServiceContext
 from dice_server.services.members import normalize_email
 from dice_server.services.outbox import Envelope, mail_states, publish
@@ -138,11 +140,48 @@ REGISTERED = union(
     ),
     select(_members.email_key).where(_members.email_key.in_(_keys), _members.confirmed.is_(True)),
 )
-#: The open table of a key, locked for the roll (PostgreSQL; SQLite's write lock holds).
+_table_entries = TableEntry.__table__.c
+_table_seeds = TableSeed.__table__.c
+_last_seq = (
+    select(func.max(_table_entries.seq))
+    .where(_table_entries.table_id == _tables.id)
+    .correlate(DiceTable.__table__)
+    .scalar_subquery()
+)
+_open_seed = (
+    select(_table_seeds.id)
+    .where(_table_seeds.table_id == _tables.id, _table_seeds.revealed_seq.is_(None))
+    .order_by(_table_seeds.commitment_seq.desc())
+    .limit(1)
+    .correlate(DiceTable.__table__)
+    .scalar_subquery()
+)
+#: The open table of a key with what a roll on it needs, in one round trip: its heads as
+#: :attr:`dice_server.ledger_queries.ChainQueries.head` reads them (``head_*``,
+#: ``last_*``) and the seed rolls draw on (``seed_*``). Under the lock: SQLite's write
+#: lock, or on PostgreSQL :data:`TABLE_ROW_LOCK` taken first (a statement that waited for a
+#: row lock would join the other tables as they were when it began).
 OPEN_TABLE = (
-    select(_tables.id, _tables.public_id)
+    select(
+        _tables.id,
+        _tables.public_id,
+        _tables.head_seq,
+        _tables.head_hash,
+        _table_entries.seq.label("last_seq"),
+        _table_entries.hash.label("last_hash"),
+        _table_entries.at.label("last_at"),
+        *(_table_seeds[column].label(f"seed_{column}") for column in SEED_COLUMNS),
+    )
+    .select_from(
+        DiceTable.__table__.outerjoin(
+            TableEntry.__table__,
+            and_(_table_entries.table_id == _tables.id, _table_entries.seq == _last_seq),
+        ).outerjoin(TableSeed.__table__, _table_seeds.id == _open_seed)
+    )
     .where(_tables.open_key == bindparam("open_key"))
-    .with_for_update()
+)
+TABLE_ROW_LOCK = (
+    select(_tables.id).where(_tables.open_key == bindparam("open_key")).with_for_update()
 )
 
 
@@ -156,11 +195,19 @@ def registered(session: Session, addresses: tuple[str, ...]) -> list[str]:
 
 def _open_table(
     session: Session, ctx: ServiceContext, request: TripleaRoll, now: datetime
-) -> OpenTable:
+) -> tuple[OpenTable, SealedSeed | None, tuple[ledger.Recorded, ledger.Head | None] | None]:
+    """The open table of the roll's key (opened now if there is none), locked, with its
+    open seed and, for a table opened before, its heads as read under the lock."""
     open_key = hashlib.sha256(request.key.encode()).hexdigest()
-    found = session.connection().execute(OPEN_TABLE, {"open_key": open_key}).first()
+    conn = session.connection()
+    locked = conn.dialect.name == "sqlite" or (
+        conn.execute(TABLE_ROW_LOCK, {"open_key": open_key}).first() is not None
+    )
+    found = conn.execute(OPEN_TABLE, {"open_key": open_key}).first() if locked else None
     if found is not None:
-        return OpenTable(found.id, found.public_id)
+        chain = Chain.table(found.id)
+        opened = OpenTable(found.id, found.public_id)
+        return opened, dice.locked_seed(chain, found), ledger.locked_heads(found)
     table = DiceTable(
         public_id=secrets.token_urlsafe(16),
         key=request.key,
@@ -187,7 +234,7 @@ def _open_table(
         },
         Envelope(request.addresses),
     )
-    return OpenTable(table.id, table.public_id)
+    return OpenTable(table.id, table.public_id), dice.open_seed(session, chain), None
 
 
 def roll(ctx: ServiceContext, request: TripleaRoll, client: str, limits: Limits) -> TableRoll:
@@ -216,9 +263,8 @@ def _roll(ctx: ServiceContext, request: TripleaRoll, client: str, limits: Limits
         ]:
             if not take(session, key, limit, limits.window, now):
                 raise TooManyRequests("too many rolls: wait a minute and roll again")
-        table = _open_table(session, ctx, request, now)
+        table, seed, heads = _open_table(session, ctx, request, now)
         chain = Chain.table(table.id)
-        seed = dice.open_seed(session, chain)
         if seed is None:
             raise Conflict(f"table {table.id} has no open seed")
         thrown: list[int] = []
@@ -237,7 +283,9 @@ def _roll(ctx: ServiceContext, request: TripleaRoll, client: str, limits: Limits
                 "dice": list(thrown),
             }
 
-        entry = publish(session, ctx, now, chain, "roll", build, Envelope(request.to, request.cc))
+        entry = publish(
+            session, ctx, now, chain, "roll", build, Envelope(request.to, request.cc), heads
+        )
         return TableRoll(entry=entry, table=table, dice=thrown)
 
 

@@ -370,3 +370,45 @@ def test_any_number_of_sides_from_1_to_5000(
     assert len(set(dice)) > 40  # 50 draws from 5000 faces rarely repeat
     status, body = CurrentClient(client).roll(5000, 2, "ger@example.org")
     assert status == 200 and set(body["result"]["dice"]) == {1, 2}
+
+
+def test_concurrent_rolls_on_one_table_never_fork_or_skip(registered: ServiceContext) -> None:
+    """Twelve rolls for one key at once: the first opens the table (the others wait, or
+    lose the race to open it and roll on it), every roll extends the entry before it, and
+    the whole table verifies (each roll reads the table's heads and seed in the statement
+    that finds it, under the lock)."""
+    import threading
+
+    from dice_server.db import reading
+    from dice_server.ledger import Chain, entries, keys_document
+    from dice_server.triplea.tables import Limits, check_roll, roll
+    from dice_server.verifier import verify_ledger
+
+    request = check_roll("legacy", "3", "6", ["ger@example.org"], ["rus@example.org"], "Race:x")
+    errors: list[BaseException] = []
+    tables: list[int] = []
+    start = threading.Barrier(12)
+
+    def worker(n: int) -> None:
+        try:
+            start.wait()
+            tables.append(roll(registered, request, f"client-{n}", Limits()).table.id)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    assert len(set(tables)) == 1
+    with reading(registered.sessions) as session:
+        stored = entries(session, Chain.table(tables[0]))
+    assert [e.seq for e in stored] == list(range(1, 14))  # the opening and twelve rolls
+    signer = registered.keys.signer
+    report = verify_ledger(
+        {"entries": [e.signed() for e in stored]},
+        keys_document([(signer.key_id, signer.public_b64)]),
+    )
+    assert report.ok, report.problems
