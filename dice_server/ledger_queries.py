@@ -23,13 +23,15 @@ from sqlalchemy import (
     BindParameter,
     ColumnElement,
     Insert,
+    Join,
     Select,
     Table,
     Update,
+    and_,
     bindparam,
+    func,
     insert,
     select,
-    true,
     update,
 )
 from sqlalchemy.orm import InstrumentedAttribute, Session
@@ -47,67 +49,6 @@ SEED_COLUMNS = ("id", "commitment_seq", "commitment", "sealed", "revealed_seq")
 
 _axis, _allies, _mentor = (TABLES["members"].alias(name) for name in ("ax", "al", "me"))
 _turns = TABLES["game_turns"]
-_entries, _seeds = TABLES["ledger_entries"], TABLES["seeds"]
-_last = (
-    select(_entries.c.seq, _entries.c.hash, _entries.c.at)
-    .where(_entries.c.game_number == bindparam("number"))
-    .order_by(_entries.c.seq.desc())
-    .limit(1)
-    .subquery("last_entry")
-)
-_open_seed = (
-    select(_seeds.c.id)
-    .where(_seeds.c.game_number == games.number, _seeds.c.revealed_seq.is_(None))
-    .order_by(_seeds.c.commitment_seq.desc())
-    .limit(1)
-    .correlate(TABLES["games"])
-    .scalar_subquery()
-)
-
-#: What an append to a game reads under its lock (SQLite: held by BEGIN IMMEDIATE;
-#: PostgreSQL: :data:`GAME_ROW_LOCK`, taken first): the addresses its mail goes to, the
-#: rules fixed at its creation (``low_luck``, ``ruleset``), where its turn stands
-#: (``turn_*``: all None for a game without a kept position), its heads as
-#: :attr:`ChainQueries.head` reads them (``head_*``, ``last_*``) and the seed rolls draw
-#: on (``seed_*``: None when none is open): a roll needs nothing more before it appends.
-GAME_LOCK = (
-    select(
-        games.number,
-        games.status,
-        games.axis_id,
-        games.allies_id,
-        games.mentor_id,
-        games.low_luck,
-        games.ruleset,
-        _axis.c.email.label("axis_email"),
-        _allies.c.email.label("allies_email"),
-        _mentor.c.email.label("mentor_email"),
-        _turns.c.power.label("turn_power"),
-        _turns.c.phase.label("turn_phase"),
-        _turns.c.precombat_seq.label("turn_precombat_seq"),
-        _turns.c.rolled_seq.label("turn_rolled_seq"),
-        games.head_seq,
-        games.head_hash,
-        _last.c.seq.label("last_seq"),
-        _last.c.hash.label("last_hash"),
-        _last.c.at.label("last_at"),
-        *(_seeds.c[column].label(f"seed_{column}") for column in SEED_COLUMNS),
-    )
-    .select_from(
-        TABLES["games"]
-        .join(_axis, _axis.c.id == games.axis_id)
-        .join(_allies, _allies.c.id == games.allies_id)
-        .outerjoin(_mentor, _mentor.c.id == games.mentor_id)
-        .outerjoin(_turns, _turns.c.game_number == games.number)
-        .outerjoin(_last, true())
-        .outerjoin(_seeds, _seeds.c.id == _open_seed)
-    )
-    .where(games.number == bindparam("number"))
-)
-#: PostgreSQL's row lock on the game, taken by a statement of its own before
-#: :data:`GAME_LOCK` reads: a statement that waited for a row lock sees the locked row as
-#: committed since, but the rows it joins as they were when it began (READ COMMITTED).
-GAME_ROW_LOCK = select(games.number).where(games.number == bindparam("number")).with_for_update()
 
 #: The first die of a declared turn (dice_server.services.rolls.started).
 TURN_ROLLED = (
@@ -132,6 +73,13 @@ class ChainQueries:
     #: entry as stored (``seq``, ``hash``, ``at``; None when it has none), in one round trip:
     #: an append extends the chain only when the two agree. No row: no such chain.
     head: Select[Any]
+    #: The owner row with its last entry and the seed rolls draw on, outer-joined (for a
+    #: statement that reads what an append needs in one round trip), and those columns:
+    #: ``head_seq``, ``head_hash``, ``last_seq``, ``last_hash``, ``last_at`` and
+    #: ``seed_*`` (None when no seed is open); :func:`dice_server.ledger.locked_heads` and
+    #: :func:`dice_server.dice.locked_seed` read them.
+    with_heads: Join
+    heads_and_seed: tuple[ColumnElement[Any], ...]
     #: SQLite: the entry's INSERT, then ``set_head`` recording the head it makes.
     insert_entry: Insert
     set_head: Update
@@ -175,23 +123,34 @@ def _chain_queries(
     entries = entry.__table__
     assert isinstance(entries, Table)
     chain: BindParameter[Any] = bindparam("chain")
-    last_entry = (
-        select(entries.c.seq, entries.c.hash, entries.c.at)
-        .where(entries.c[chain_column] == chain)
-        .order_by(entries.c.seq.desc())
-        .limit(1)
-        .subquery("last_entry")
+    key = owner.c[owner_key]
+    last_seq = (
+        select(func.max(entries.c.seq))
+        .where(entries.c[chain_column] == key)
+        .correlate(owner)
+        .scalar_subquery()
     )
-    head = (
-        select(
-            owner.c.head_seq,
-            owner.c.head_hash,
-            last_entry.c.seq,
-            last_entry.c.hash,
-            last_entry.c.at,
-        )
-        .select_from(owner.outerjoin(last_entry, true()))
-        .where(owner.c[owner_key] == chain)
+    open_seed = (
+        select(seeds.c.id)
+        .where(seeds.c[chain_column] == key, seeds.c.revealed_seq.is_(None))
+        .order_by(seeds.c.commitment_seq.desc())
+        .limit(1)
+        .correlate(owner)
+        .scalar_subquery()
+    )
+    with_last = owner.outerjoin(
+        entries, and_(entries.c[chain_column] == key, entries.c.seq == last_seq)
+    )
+    head = select(
+        owner.c.head_seq, owner.c.head_hash, entries.c.seq, entries.c.hash, entries.c.at
+    ).select_from(with_last)
+    heads_and_seed = (
+        owner.c.head_seq,
+        owner.c.head_hash,
+        entries.c.seq.label("last_seq"),
+        entries.c.hash.label("last_hash"),
+        entries.c.at.label("last_at"),
+        *(seeds.c[column].label(f"seed_{column}") for column in SEED_COLUMNS),
     )
     values = {chain_column: chain, **{column: bindparam(column) for column in ENTRY_COLUMNS}}
     appended = (
@@ -206,7 +165,9 @@ def _chain_queries(
     return ChainQueries(
         entry=entry,
         entry_chain=entry_chain,
-        head=head,
+        head=head.where(key == chain),
+        with_heads=with_last.outerjoin(seeds, seeds.c.id == open_seed),
+        heads_and_seed=heads_and_seed,
         insert_entry=insert(entries).values(values),
         set_head=update(owner)
         .where(owner.c[owner_key] == chain)
@@ -251,3 +212,41 @@ CHAINS = {
         "table_id",
     ),
 }
+
+#: What an append to a game reads under its lock (SQLite: held by BEGIN IMMEDIATE;
+#: PostgreSQL: :data:`GAME_ROW_LOCK`, taken first): the addresses its mail goes to, the
+#: rules fixed at its creation (``low_luck``, ``ruleset``), where its turn stands
+#: (``turn_*``: all None for a game without a kept position), its heads as
+#: :attr:`ChainQueries.head` reads them (``head_*``, ``last_*``) and the seed rolls draw
+#: on (``seed_*``: None when none is open): a roll needs nothing more before it appends.
+GAME_LOCK = (
+    select(
+        games.number,
+        games.status,
+        games.axis_id,
+        games.allies_id,
+        games.mentor_id,
+        games.low_luck,
+        games.ruleset,
+        _axis.c.email.label("axis_email"),
+        _allies.c.email.label("allies_email"),
+        _mentor.c.email.label("mentor_email"),
+        _turns.c.power.label("turn_power"),
+        _turns.c.phase.label("turn_phase"),
+        _turns.c.precombat_seq.label("turn_precombat_seq"),
+        _turns.c.rolled_seq.label("turn_rolled_seq"),
+        *CHAINS["game"].heads_and_seed,
+    )
+    .select_from(
+        CHAINS["game"]
+        .with_heads.join(_axis, _axis.c.id == games.axis_id)
+        .join(_allies, _allies.c.id == games.allies_id)
+        .outerjoin(_mentor, _mentor.c.id == games.mentor_id)
+        .outerjoin(_turns, _turns.c.game_number == games.number)
+    )
+    .where(games.number == bindparam("number"))
+)
+#: PostgreSQL's row lock on the game, taken by a statement of its own before
+#: :data:`GAME_LOCK` reads: a statement that waited for a row lock sees the locked row as
+#: committed since, but the rows it joins as they were when it began (READ COMMITTED).
+GAME_ROW_LOCK = select(games.number).where(games.number == bindparam("number")).with_for_update()

@@ -7,7 +7,6 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
-from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from dice_server.mail.transport import (
     DeliveryError,
     Transport,
     held,
+    parsed_message,
     transport_from_config,
 )
 from dice_server.models import LedgerEntry, TableEntry
@@ -79,13 +79,7 @@ def render(claimed: Claimed, letterhead: Letterhead) -> EmailMessage:
         return table_message(claimed.row, claimed.table, entry, letterhead)
     if claimed.row.raw is None:
         raise DeliveryError("the message has neither an entry nor stored bytes")
-    return _parsed(claimed.row.raw)
-
-
-def _parsed(raw: bytes) -> EmailMessage:
-    parsed = message_from_bytes(raw, policy=policy.default)
-    assert isinstance(parsed, EmailMessage)
-    return parsed
+    return parsed_message(claimed.row.raw)
 
 
 #: Personal game addresses by game, for one delivery run.

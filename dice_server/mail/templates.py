@@ -54,7 +54,6 @@ class FlaskMailTemplates:
         self.scheme = parts.scheme
         self.host = parts.netloc
         self.prefix = parts.path.rstrip("/")
-        self.base_url = f"{self.scheme}://{self.host}{self.prefix}"
         self.env = env or mail_environment()
 
     def render(self, template: str, /, **values: Any) -> str:

@@ -62,14 +62,15 @@ class Copy:
             elif extra.isascii():
                 mine = head + b"\nReply-To: " + extra.encode("ascii") + b"\n\n" + body
             else:  # a header to encode: a copy of the message of its own
-                copied = _parsed(raw)
+                copied = parsed_message(raw)
                 copied["Reply-To"] = extra
                 mine = copied.as_bytes(policy=policy.SMTPUTF8.clone(linesep="\n"))
             copies.append(cls(mine, sender, list(group), international))
         return copies
 
 
-def _parsed(raw: bytes) -> EmailMessage:
+def parsed_message(raw: bytes) -> EmailMessage:
+    """A message's bytes read back as a message (the policy every message is written with)."""
     parsed = message_from_bytes(raw, policy=policy.default)
     assert isinstance(parsed, EmailMessage)
     return parsed

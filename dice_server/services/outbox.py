@@ -281,19 +281,6 @@ def announced(row: OutboxMessage) -> Chain | None:
     return None
 
 
-def mark_sent(ctx: ServiceContext, message: int, now: datetime, note: str = "") -> None:
-    """Delivered; ``note`` keeps what the relay said of recipients it refused (reported by
-    ``pbem outbox list --failed``; sending again would only repeat it to the others).
-
-    Account mail's stored bytes are dropped once sent: they may hold a one-time link, which
-    must not stay readable in the database (the row keeps who, when and its Message-ID).
-    An entry's message holds no bytes: it is rendered again from the ledger."""
-    with writing(ctx.sessions) as session:
-        session.connection().execute(
-            MARK_SENT, {"message": message, "sent_at": now, "last_error": note or None}
-        )
-
-
 _outbox = Base.metadata.tables["outbox"]
 #: :func:`mark_sent`'s UPDATE, built once (every message of a delivery run runs it).
 MARK_SENT = (
@@ -307,6 +294,19 @@ MARK_SENT = (
         raw=None,
     )
 )
+
+
+def mark_sent(ctx: ServiceContext, message: int, now: datetime, note: str = "") -> None:
+    """Delivered; ``note`` keeps what the relay said of recipients it refused (reported by
+    ``pbem outbox list --failed``; sending again would only repeat it to the others).
+
+    Account mail's stored bytes are dropped once sent: they may hold a one-time link, which
+    must not stay readable in the database (the row keeps who, when and its Message-ID).
+    An entry's message holds no bytes: it is rendered again from the ledger."""
+    with writing(ctx.sessions) as session:
+        session.connection().execute(
+            MARK_SENT, {"message": message, "sent_at": now, "last_error": note or None}
+        )
 
 
 def mark_failed(

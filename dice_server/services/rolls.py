@@ -44,15 +44,14 @@ def write(
     if kind not in ROLL_KINDS or REGISTRY[kind].read is None:
         raise NotFound(f"there is no roll of kind {kind!r}")
     remembered = _RULES.get((_database(ctx), number))
-    if remembered is None:
-        return _roll(ctx, kind, who, number, payload, retry, _battle_rules(ctx, number))
     try:
-        return _roll(ctx, kind, who, number, payload, retry, remembered)
+        return _roll(ctx, kind, who, number, payload, retry, remembered or _rules(ctx, number))
     except (_RulesChanged, InvalidRequest):
+        if remembered is None:
+            raise
         # Read by rules this process remembered wrongly (its database was restored or
         # replaced under it)? Then by the game's own rules, read again.
-        _RULES.pop((_database(ctx), number), None)
-        rules = _battle_rules(ctx, number)
+        rules = _rules(ctx, number)
         if rules == remembered:
             raise
         return _roll(ctx, kind, who, number, payload, retry, rules)
@@ -152,12 +151,10 @@ def _database(ctx: ServiceContext) -> str:
     return str(ctx.sessions.kw["bind"].url)
 
 
-def _battle_rules(ctx: ServiceContext, number: int) -> tuple[bool, str | None]:
+def _rules(ctx: ServiceContext, number: int) -> tuple[bool, str | None]:
     """Whether game ``number`` throws its battle rounds by Low Luck, and its ruleset (both
-    fixed at its creation); ``None`` for an unknown game, which the write itself refuses."""
-    known = _RULES.get((_database(ctx), number))
-    if known is not None:
-        return known
+    fixed at its creation), read and remembered; ``None`` for an unknown game, which the
+    write itself refuses."""
     with reading(ctx.sessions) as session:
         row = session.execute(
             select(Game.low_luck, Game.ruleset).where(Game.number == number)

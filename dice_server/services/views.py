@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy import Row, and_, bindparam, or_, select
 from sqlalchemy.orm import Session, aliased, joinedload, selectinload
 
 from adjudicator.boards.drawing import draw_svg
@@ -135,20 +135,33 @@ def _side(power: str) -> str:
 
 
 def _summary(
-    game: Game, member: Member, turn: TurnState, last_at: str | None, clock: GameClock | None
+    game: Game | Row[*tuple[Any, ...]],
+    member: Member,
+    turn: TurnState,
+    last_at: str | None,
+    clock: GameClock | None,
+    people: tuple[Person, Person, Person | None] | None = None,
 ) -> GameSummary:
+    """The summary of ``game`` (a game, or a row with its columns); ``people``: its players
+    and mentor, when ``game`` is a row (a game has them)."""
+    if people is None:
+        assert isinstance(game, Game)
+        mentor = _person(game.mentor) if game.mentor else None
+        people = _person(game.axis), _person(game.allies), mentor
+    axis, allies, mentor = people
+    side = _side(turn.power)
     return GameSummary(
         number=game.number,
-        axis=_person(game.axis),
-        allies=_person(game.allies),
-        mentor=_person(game.mentor) if game.mentor else None,
+        axis=axis,
+        allies=allies,
+        mentor=mentor,
         variant=game.variant,
         status=game.status,
         winner=game.winner,
         role=_role(game.axis_id, game.allies_id, game.mentor_id, member),
         turn=turn,
-        mover=_person(game.axis if _side(turn.power) == "Axis" else game.allies),
-        mover_side=_side(turn.power),
+        mover=axis if side == "Axis" else allies,
+        mover_side=side,
         last_at=last_at,
         clock=clock,
         ruleset=game.ruleset,
@@ -456,6 +469,7 @@ _AXIS, _ALLIES, _MENTOR = aliased(Member), aliased(Member), aliased(Member)
 
 _ROLLER_GAME = (
     select(
+        Game.number,
         Game.axis_id,
         Game.allies_id,
         Game.mentor_id,
@@ -496,23 +510,13 @@ def _roller_summary(session: Session, number: int, viewer: Member) -> GameSummar
         turn = TurnState(row.round, row.power, row.phase)
     else:
         turn = _turn(session, number, None)
-    axis, allies = Person(row.axis_name, row.axis_email), Person(row.allies_name, row.allies_email)
-    side = _side(turn.power)
-    return GameSummary(
-        number=number,
-        axis=axis,
-        allies=allies,
-        mentor=Person(row.mentor_name, row.mentor_email) if row.mentor_id is not None else None,
-        variant=row.variant,
-        status=row.status,
-        winner=row.winner,
-        role=_role(row.axis_id, row.allies_id, row.mentor_id, viewer),
-        turn=turn,
-        mover=axis if side == "Axis" else allies,
-        mover_side=side,
-        last_at=None,
-        ruleset=row.ruleset,
+    mentor = Person(row.mentor_name, row.mentor_email) if row.mentor_id is not None else None
+    people = (
+        Person(row.axis_name, row.axis_email),
+        Person(row.allies_name, row.allies_email),
+        mentor,
     )
+    return _summary(row, viewer, turn, None, None, people)
 
 
 def roller_game(ctx: ServiceContext, number: int, viewer: Member) -> GameSummary:

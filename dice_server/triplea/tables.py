@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BindParameter, and_, bindparam, func, select, union
+from sqlalchemy import BindParameter, bindparam, select, union
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -27,8 +27,8 @@ from dice_server.db import reading, writing
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests
 from dice_server.ledger import Chain, SignedEntry
-from dice_server.ledger_queries import SEED_COLUMNS
-from dice_server.models import DiceAddress, DiceTable, Member, TableEntry, TableSeed
+from dice_server.ledger_queries import CHAINS
+from dice_server.models import DiceAddress, DiceTable, Member
 from dice_server.services import ServiceContext
 from dice_server.services.members import normalize_email
 from dice_server.services.outbox import Envelope, mail_states, publish
@@ -140,44 +140,14 @@ REGISTERED = union(
     ),
     select(_members.email_key).where(_members.email_key.in_(_keys), _members.confirmed.is_(True)),
 )
-_table_entries = TableEntry.__table__.c
-_table_seeds = TableSeed.__table__.c
-_last_seq = (
-    select(func.max(_table_entries.seq))
-    .where(_table_entries.table_id == _tables.id)
-    .correlate(DiceTable.__table__)
-    .scalar_subquery()
-)
-_open_seed = (
-    select(_table_seeds.id)
-    .where(_table_seeds.table_id == _tables.id, _table_seeds.revealed_seq.is_(None))
-    .order_by(_table_seeds.commitment_seq.desc())
-    .limit(1)
-    .correlate(DiceTable.__table__)
-    .scalar_subquery()
-)
-#: The open table of a key with what a roll on it needs, in one round trip: its heads as
-#: :attr:`dice_server.ledger_queries.ChainQueries.head` reads them (``head_*``,
-#: ``last_*``) and the seed rolls draw on (``seed_*``). Under the lock: SQLite's write
-#: lock, or on PostgreSQL :data:`TABLE_ROW_LOCK` taken first (a statement that waited for a
-#: row lock would join the other tables as they were when it began).
+#: The open table of a key with what a roll on it needs, in one round trip: its heads and
+#: the seed rolls draw on (:attr:`dice_server.ledger_queries.ChainQueries.heads_and_seed`).
+#: Under the lock: SQLite's write lock, or on PostgreSQL :data:`TABLE_ROW_LOCK` taken first
+#: (a statement that waited for a row lock would join the other tables as they were when
+#: it began).
 OPEN_TABLE = (
-    select(
-        _tables.id,
-        _tables.public_id,
-        _tables.head_seq,
-        _tables.head_hash,
-        _table_entries.seq.label("last_seq"),
-        _table_entries.hash.label("last_hash"),
-        _table_entries.at.label("last_at"),
-        *(_table_seeds[column].label(f"seed_{column}") for column in SEED_COLUMNS),
-    )
-    .select_from(
-        DiceTable.__table__.outerjoin(
-            TableEntry.__table__,
-            and_(_table_entries.table_id == _tables.id, _table_entries.seq == _last_seq),
-        ).outerjoin(TableSeed.__table__, _table_seeds.id == _open_seed)
-    )
+    select(_tables.id, _tables.public_id, *CHAINS["table"].heads_and_seed)
+    .select_from(CHAINS["table"].with_heads)
     .where(_tables.open_key == bindparam("open_key"))
 )
 TABLE_ROW_LOCK = (

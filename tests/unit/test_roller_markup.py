@@ -18,6 +18,7 @@ from dice_server.kinds.tech import TechForm
 WIDGETS = """{% from "_forms.html" import field %}
 {{ field(form.round, "hint") }}{{ field(form.turn) }}
 {{ field(form.country) }}{{ field(form.comment) }}
+{% if form.owned is defined %}{{ field(form.owned, class_="choices") }}{% endif %}
 {% if form.battle is defined %}
 {{ field(form.battle) }}{{ field(form.options, class_="choices") }}
 {{ field(form.bombard_BB, "ships") }}
@@ -33,6 +34,7 @@ WRITTEN = """{% from "_forms.html" import checkboxes_field, number_field, select
   text_field, textarea_field %}
 {{ number_field(form.round, "hint") }}{{ number_field(form.turn) }}
 {{ select_field(form.country) }}{{ textarea_field(form.comment) }}
+{% if form.owned is defined %}{{ checkboxes_field(form.owned, "choices") }}{% endif %}
 {% if form.battle is defined %}
 {{ text_field(form.battle) }}{{ checkboxes_field(form.options, "choices") }}
 {{ number_field(form.bombard_BB, "ships") }}
@@ -65,6 +67,7 @@ POSTS = [
         "bombard_BB": "2",
     },
     {"options": ["super-subs"], "bombard_DD": "1", "attacker_ART": "3", "comment": "<i>x</i>\n"},
+    {"owned": ["Rockets", "Heavy Bombers", "Death Ray"], "dice": "2"},
 ]
 
 
