@@ -11,11 +11,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
+from dice_server.db import Fetched
 from dice_server.keys import SeedBox
 from dice_server.ledger import Chain
 from dice_server.verifier import dice_stream, seed_commitment
@@ -63,7 +62,7 @@ def open_seed(session: Session, chain: Chain) -> SealedSeed | None:
     return None if row is None else SealedSeed(chain, **row._mapping)
 
 
-def locked_seed(chain: Chain, row: Row[Any]) -> SealedSeed | None:
+def locked_seed(chain: Chain, row: Fetched) -> SealedSeed | None:
     """:func:`open_seed` as a game's lock read it (``seed_*`` of
     :data:`dice_server.ledger_queries.GAME_LOCK`)."""
     if row.seed_id is None:

@@ -28,10 +28,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Row, event, insert, select
+from sqlalchemy import Connection, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from dice_server.db import Fetched, after_commit
 from dice_server.errors import LedgerTampered
 from dice_server.keys import Signer
 from dice_server.ledger_queries import CHAINS, GAME_LOCK, GAME_ROW_LOCK, ChainQueries
@@ -137,16 +138,16 @@ class Recorded:
     hash: str | None
 
 
-def lock_game(session: Session, number: int) -> Row[*tuple[Any, ...]] | None:
+def lock_game(session: Session, number: int) -> Fetched | None:
     """Take game ``number``'s append lock (on SQLite the IMMEDIATE transaction already
     holds it), then read what an append needs (:data:`GAME_LOCK`): the game's status,
     players, the addresses its mail goes to, its turn, heads and open seed. A table is
     locked by the look-up that finds it (dice_server.triplea.tables)."""
     conn = session.connection()
     if conn.dialect.name != "sqlite":
-        if conn.execute(GAME_ROW_LOCK, {"number": number}).first() is None:
+        if GAME_ROW_LOCK.first(conn, {"number": number}) is None:
             return None
-    return conn.execute(GAME_LOCK, {"number": number}).first()
+    return GAME_LOCK.first(conn, {"number": number})
 
 
 def heads(session: Session, chain: Chain) -> tuple[Recorded, Head | None]:
@@ -190,7 +191,7 @@ def head_mismatch(recorded: Recorded, found: Head | None) -> str | None:
     return f"its last append wrote {wrote}, but the ledger now {now} ({how})"
 
 
-def locked_heads(row: Row[Any]) -> tuple[Recorded, Head | None]:
+def locked_heads(row: Fetched) -> tuple[Recorded, Head | None]:
     """A game's heads as its lock read them (:data:`GAME_LOCK`), for :func:`append`."""
     stored = None if row.last_seq is None else Head(row.last_seq, row.last_hash, row.last_at)
     return Recorded(row.head_seq, row.head_hash), stored
@@ -241,7 +242,7 @@ def publish_key(session: Session, signer: Signer) -> None:
             # Published by a racing transaction since the look-up: the insert is refused
             # (an append-only table takes no second row for a key), the savepoint undone.
             pass
-    event.listen(session, "after_commit", lambda _session: _published.add(known), once=True)
+    after_commit(session, lambda: _published.add(known))
 
 
 def entry_values(value: Any) -> Any:
@@ -337,10 +338,10 @@ def _insert_and_record(conn: Connection, entry: SignedEntry) -> None:
         "key_id": entry.key_id,
     }
     if conn.dialect.name == "postgresql":
-        conn.execute(queries.append_and_record, row)
+        queries.append_and_record.execute(conn, row)
         return
-    conn.execute(queries.insert_entry, row)
-    conn.execute(queries.set_head, {"chain": number, "seq": entry.seq, "hash": entry.hash})
+    queries.insert_entry.execute(conn, row)
+    queries.set_head.execute(conn, {"chain": number, "seq": entry.seq, "hash": entry.hash})
 
 
 def entries(

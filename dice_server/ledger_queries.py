@@ -36,6 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
+from dice_server.db import Prepared
 from dice_server.models import Base, LedgerEntry, TableEntry
 
 TABLES = Base.metadata.tables
@@ -51,7 +52,7 @@ _axis, _allies, _mentor = (TABLES["members"].alias(name) for name in ("ax", "al"
 _turns = TABLES["game_turns"]
 
 #: The first die of a declared turn (dice_server.services.rolls.started).
-TURN_ROLLED = (
+TURN_ROLLED = Prepared(
     update(_turns)
     .where(
         _turns.c.game_number == bindparam("number"),
@@ -81,10 +82,10 @@ class ChainQueries:
     with_heads: Join
     heads_and_seed: tuple[ColumnElement[Any], ...]
     #: SQLite: the entry's INSERT, then ``set_head`` recording the head it makes.
-    insert_entry: Insert
-    set_head: Update
+    insert_entry: Prepared
+    set_head: Prepared
     #: PostgreSQL: both in one round trip (an INSERT in a WITH).
-    append_and_record: Update
+    append_and_record: Prepared
     #: The seed rolls draw on: the latest commitment not yet revealed.
     open_seed: Select[Any]
     all_seeds: Select[Any]
@@ -168,13 +169,17 @@ def _chain_queries(
         head=head.where(key == chain),
         with_heads=with_last.outerjoin(seeds, seeds.c.id == open_seed),
         heads_and_seed=heads_and_seed,
-        insert_entry=insert(entries).values(values),
-        set_head=update(owner)
-        .where(owner.c[owner_key] == chain)
-        .values(head_seq=bindparam("seq"), head_hash=bindparam("hash")),
-        append_and_record=update(owner)
-        .where(owner.c[owner_key] == appended.c[chain_column])
-        .values(head_seq=appended.c.seq, head_hash=appended.c.hash),
+        insert_entry=Prepared(insert(entries).values(values)),
+        set_head=Prepared(
+            update(owner)
+            .where(owner.c[owner_key] == chain)
+            .values(head_seq=bindparam("seq"), head_hash=bindparam("hash"))
+        ),
+        append_and_record=Prepared(
+            update(owner)
+            .where(owner.c[owner_key] == appended.c[chain_column])
+            .values(head_seq=appended.c.seq, head_hash=appended.c.hash)
+        ),
         open_seed=chain_seeds.where(seeds.c.revealed_seq.is_(None))
         .order_by(seeds.c.commitment_seq.desc())
         .limit(1),
@@ -219,7 +224,7 @@ CHAINS = {
 #: (``turn_*``: all None for a game without a kept position), its heads as
 #: :attr:`ChainQueries.head` reads them (``head_*``, ``last_*``) and the seed rolls draw
 #: on (``seed_*``: None when none is open): a roll needs nothing more before it appends.
-GAME_LOCK = (
+GAME_LOCK = Prepared(
     select(
         games.number,
         games.status,
@@ -249,4 +254,6 @@ GAME_LOCK = (
 #: PostgreSQL's row lock on the game, taken by a statement of its own before
 #: :data:`GAME_LOCK` reads: a statement that waited for a row lock sees the locked row as
 #: committed since, but the rows it joins as they were when it began (READ COMMITTED).
-GAME_ROW_LOCK = select(games.number).where(games.number == bindparam("number")).with_for_update()
+GAME_ROW_LOCK = Prepared(
+    select(games.number).where(games.number == bindparam("number")).with_for_update()
+)

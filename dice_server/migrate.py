@@ -8,6 +8,7 @@ from flask import Flask
 from sqlalchemy import Engine
 
 from dice_server.config import MIGRATIONS_DIR, PROJECT_ROOT, instance_path, load_config
+from dice_server.db import make_durable
 
 
 def configured_database_url() -> str:
@@ -29,3 +30,4 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     with engine.begin() as connection:
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, revision)
+    make_durable(engine)

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.battle import resolve_json
@@ -32,7 +32,7 @@ from adjudicator.rulings.record import verdicts as ledger_verdicts
 from adjudicator.turns import (
     BattleOutcome,
 )
-from dice_server.db import reading
+from dice_server.db import Fetched, reading
 from dice_server.errors import NotFound
 from dice_server.kinds.battle import place
 from dice_server.models import Game, GameTurn, LedgerEntry, Member
@@ -185,7 +185,7 @@ def _listed(units: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 
 
 def link_roll(
-    session: Session, number: int, game: Row[Any], data: Mapping[str, Any]
+    session: Session, number: int, game: Fetched, data: Mapping[str, Any]
 ) -> dict[str, Any]:
     """What a battle roll about to be recorded adds to its data: its declared battle and
     the findings on its units; nothing when no pre-combat turn is in force. ``game`` is the

@@ -15,11 +15,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.rulings.completion import annulment_agreed, finish_posting
-from dice_server.db import reading
+from dice_server.db import Fetched, reading
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden, NotFound
 from dice_server.ledger import SignedEntry
@@ -111,7 +111,7 @@ def agree_to_annul(ctx: ServiceContext, who: Who, number: int, payload: Any) -> 
     reason = text(fields, "reason", MAX_REASON)
     agreed: list[int] = []  # the earlier agreements' seqs, when this one makes it mutual
 
-    def check(session: Session, actor: Actor, _game: Row[Any]) -> None:
+    def check(session: Session, actor: Actor, _game: Fetched) -> None:
         game = session.get_one(Game, number)
         _side_of(game, actor.id)
         if game.status != "active":

@@ -16,12 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Row, bindparam, insert, select
+from sqlalchemy import Connection, bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from dice_server import dice, ledger
-from dice_server.db import writing
+from dice_server.db import Fetched, Prepared, writing
 from dice_server.dice import SealedSeed
 from dice_server.errors import (
     Conflict,
@@ -46,8 +46,8 @@ MAX_KEY_LENGTH = 200
 _members = Base.metadata.tables["members"].c
 _retries = Base.metadata.tables["idempotency_keys"]
 _ACTOR = (_members.id, _members.email, _members.role, _members.confirmed, _members.token_hash)
-ACTOR_BY_TOKEN = select(*_ACTOR).where(_members.token_hash == bindparam("digest"))
-ACTOR_BY_ID = select(*_ACTOR).where(_members.id == bindparam("id"))
+ACTOR_BY_TOKEN = Prepared(select(*_ACTOR).where(_members.token_hash == bindparam("digest")))
+ACTOR_BY_ID = Prepared(select(*_ACTOR).where(_members.id == bindparam("id")))
 RETRY = select(_retries.c.fingerprint, _retries.c.game_number, _retries.c.seq).where(
     _retries.c.member_id == bindparam("member_id"), _retries.c.key == bindparam("key")
 )
@@ -120,11 +120,11 @@ class Actor:
 def resolve(conn: Connection, who: Who) -> Actor:
     if isinstance(who, ApiToken):
         digest = hash_token(who.token)
-        row = conn.execute(ACTOR_BY_TOKEN, {"digest": digest}).first()
+        row = ACTOR_BY_TOKEN.first(conn, {"digest": digest})
         if row is None or not hmac.compare_digest(row.token_hash, digest):
             raise Unauthorized("unknown API token: send Authorization: Bearer <your token>")
     else:
-        row = conn.execute(ACTOR_BY_ID, {"id": who}).first()
+        row = ACTOR_BY_ID.first(conn, {"id": who})
         if row is None:
             raise Forbidden("your membership no longer exists")
     return Actor(id=row.id, email=row.email, role=row.role, confirmed=bool(row.confirmed))
@@ -136,7 +136,7 @@ Also = Callable[[Session, SignedEntry], None]
 
 #: A further test of a request under the game's lock, from the session, the member writing
 #: and the game's row as locked (:data:`dice_server.ledger_queries.GAME_LOCK`).
-Check = Callable[[Session, Actor, Row[Any]], None]
+Check = Callable[[Session, Actor, Fetched], None]
 
 #: Builds the entry's data once the seq is fixed, from (seq, the game's open seed or None,
 #: the member writing it).
@@ -207,13 +207,19 @@ def record(
                 seed = dice.locked_seed(chain, game)
                 if seed is None:
                     raise Conflict(f"game {number} has no open seed commitment: no roll accepted")
+            built: list[dict[str, Any]] = []
+
+            def data(seq: int) -> dict[str, Any]:
+                built.append(build(seq, seed, actor))
+                return built[-1]
+
             entry = publish(
                 session,
                 ctx,
                 ctx.clock(),
                 chain,
                 kind,
-                lambda seq: build(seq, seed, actor),
+                data,
                 Envelope.each_once(
                     (game.axis_email, game.allies_email),
                     (game.mentor_email, *(ministers(session) if cc_ministers else ())),
@@ -238,17 +244,17 @@ def record(
             "Idempotency-Key is in use by another request at this moment: retry with the same key",
             "Idempotency-Key",
         ) from None
-    _looked_at(ctx, number, entry)  # after the commit
+    _looked_at(ctx, number, entry, built[-1])  # after the commit
     return entry
 
 
-def _looked_at(ctx: ServiceContext, number: int, entry: SignedEntry) -> None:
-    """Have the rules engine look at the game when a new entry may hold an error it rules
-    on (dice_server.services.proposals), after the entry is committed."""
+def _looked_at(ctx: ServiceContext, number: int, entry: SignedEntry, data: dict[str, Any]) -> None:
+    """Have the rules engine look at the game when a new entry (whose data is ``data``) may
+    hold an error it rules on (dice_server.services.proposals), after it is committed."""
     from dice_server.services.proposals import propose_for, worth_a_look
 
     try:
-        if worth_a_look(entry.kind, json.loads(entry.body)["data"]):
+        if worth_a_look(entry.kind, data):
             propose_for(ctx, number)
     except Exception:  # the entry is recorded: a failure here must not say otherwise
         log.exception("rulings: proposing after entry %s of game %s failed", entry.seq, number)

@@ -92,7 +92,7 @@ _MAX_FOLDS = 4096
 def _folded(session: Session, game: Game) -> _Folded:
     """Game ``game``'s ledger folded to its head: the fold kept from the last reading, if its
     last entry is still there unchanged, and the entries appended since."""
-    key = (id(session.get_bind()), game.number)
+    key = (id(session.get_bind().engine), game.number)
     kept = _FOLDS.get(key)
     if kept is not None:
         stored = session.execute(

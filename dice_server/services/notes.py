@@ -8,9 +8,10 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from dice_server.db import Fetched
 from dice_server.dice import SealedSeed
 from dice_server.kinds import ROLL_KINDS
 from dice_server.kinds.note import MINISTER_TOPICS, read
@@ -34,7 +35,7 @@ def send_note(
     def build(_seq: int, _seed: SealedSeed | None, member: Actor) -> dict[str, Any]:
         return note.record(member.email)
 
-    def check(session: Session, actor: Actor, _game: Row[Any]) -> None:
+    def check(session: Session, actor: Actor, _game: Fetched) -> None:
         if note.ref_seq is not None:
             check_reference(session, number, note.ref_seq, note.topic)
         if note.away is not None:

@@ -18,15 +18,29 @@ from sqlalchemy import ColumnElement, and_, bindparam, case, func, insert, or_, 
 from sqlalchemy.orm import Session
 
 from dice_server import ledger
-from dice_server.db import reading, writing
+from dice_server.db import Prepared, reading, writing
 from dice_server.errors import Conflict, NotFound
 from dice_server.ledger import Chain, DataBuilder, SignedEntry
-from dice_server.models import Base, DiceTable, LedgerEntry, OutboxMessage, TableEntry
+from dice_server.models import Base, DiceTable, LedgerEntry, OutboxMessage, TableEntry, utcnow
 from dice_server.services import ServiceContext
 
 _members = Base.metadata.tables["members"].c
 MINISTERS = select(_members.email).where(_members.role == "minister").order_by(_members.id)
-ENQUEUE = insert(Base.metadata.tables["outbox"])
+_OUTBOX = Base.metadata.tables["outbox"]
+_QUEUED = (
+    "message_id",
+    "game_number",
+    "table_id",
+    "entry_seq",
+    "to_addrs",
+    "cc_addrs",
+    "raw",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "created_at",
+)
+ENQUEUE = Prepared(insert(_OUTBOX), column_keys=_QUEUED)
 #: The outbox's column naming the chain of the entry a message announces.
 CHAIN_COLUMNS = {"game": OutboxMessage.game_number, "table": OutboxMessage.table_id}
 
@@ -87,8 +101,8 @@ def enqueue(
             game = entry.chain.number
         else:
             table = entry.chain.number
-    session.connection().execute(
-        ENQUEUE,
+    ENQUEUE.execute(
+        session.connection(),
         {
             "message_id": message_id,
             "game_number": game,
@@ -100,6 +114,7 @@ def enqueue(
             "status": "pending",
             "attempts": 0,
             "next_attempt_at": now,
+            "created_at": utcnow(),
         },
     )
 

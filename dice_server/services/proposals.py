@@ -17,11 +17,11 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, bindparam, case, select
+from sqlalchemy import bindparam, case, select
 from sqlalchemy.orm import Session
 
 from adjudicator.rulings import rule_ledger
-from dice_server.db import reading, writing
+from dice_server.db import Fetched, reading, writing
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden
 from dice_server.ledger import Chain, SignedEntry, entry_values
@@ -216,7 +216,7 @@ _ENTRIES_SINCE = (
 def _kept_rulings(session: Session, number: int) -> tuple[bytes, ...]:
     """The bodies of game ``number``'s ruling entries: those kept from the last reading, if
     its last entry is still there unchanged, and those appended since."""
-    key = (id(session.get_bind()), number)
+    key = (id(session.get_bind().engine), number)
     kept = _KEPT_RULINGS.get(key)
     since = kept.seq if kept is not None else 0
     found = session.execute(_ENTRIES_SINCE, {"number": number, "seq": since}).all()
@@ -310,7 +310,7 @@ def decide_proposal(
     verdict, proposal = decision["verdict"], decision["refers_to"]
     settles: list[bool] = []
 
-    def check(session: Session, actor: Actor, _game: Row[Any]) -> None:
+    def check(session: Session, actor: Actor, _game: Fetched) -> None:
         settles.clear()
         rulings = ruling_bodies(session, number)
         for ruling in rulings:

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.battle.reading import RULESET
 from adjudicator.rolls import BattleRoll
 from adjudicator.rolls.lowluck import LowLuckRoll
-from dice_server.db import reading
+from dice_server.db import Fetched, reading
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, InvalidRequest, NotFound
 from dice_server.jsonbody import shown
@@ -80,9 +80,9 @@ def _roll(
             kind, request = battle.LOW_LUCK.name, LowLuckRoll(request)
     else:
         request = read(payload)
-    locked: list[tuple[Session, Row[Any]]] = []
+    locked: list[tuple[Session, Fetched]] = []
 
-    def check(session: Session, _actor: Actor, game: Row[Any]) -> None:
+    def check(session: Session, _actor: Actor, game: Fetched) -> None:
         if (bool(game.low_luck), game.ruleset) != rules:
             raise _RulesChanged(number)
         locked.append((session, game))
@@ -166,12 +166,12 @@ def _rules(ctx: ServiceContext, number: int) -> tuple[bool, str | None]:
     return rules
 
 
-def started(session: Session, number: int, game: Row[Any], seq: int) -> None:
+def started(session: Session, number: int, game: Fetched, seq: int) -> None:
     """The first die of a declared turn (a battle or a bombing raid; research comes before
     the pre-combat turn) ends the time for amending its combat moves. ``game`` is the
     game's row as locked: no statement unless this roll is that first die."""
     if game.turn_phase == "combat" and game.turn_rolled_seq is None:
-        session.connection().execute(TURN_ROLLED, {"number": number, "seq": seq})
+        TURN_ROLLED.execute(session.connection(), {"number": number, "seq": seq})
 
 
 def roll_battle(

@@ -12,11 +12,11 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.rulings.forfeits import deadline_missed
-from dice_server.db import reading, writing
+from dice_server.db import Fetched, reading, writing
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden, NotFound
 from dice_server.ledger import Chain, SignedEntry, format_time
@@ -105,7 +105,7 @@ def _decide_forfeit(
     """A minister approves or denies a forfeit request."""
     facts: dict[str, Any] = {}
 
-    def check(session: Session, actor: Actor, _game: Row[Any]) -> None:
+    def check(session: Session, actor: Actor, _game: Fetched) -> None:
         if not actor.is_minister:
             raise Forbidden("only the Minister of Law decides a request")
         if "reason" not in decision:

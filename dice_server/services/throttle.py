@@ -10,6 +10,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from dice_server.db import Prepared
 from dice_server.models import Base, Throttle
 
 
@@ -34,7 +35,7 @@ def _count_use(insert: Any) -> Any:
 
 
 #: The upsert of :func:`admit`, for SQLite (False) and PostgreSQL (True).
-_COUNT_USE = {False: _count_use(sqlite_insert), True: _count_use(pg_insert)}
+_COUNT_USE = {False: Prepared(_count_use(sqlite_insert)), True: Prepared(_count_use(pg_insert))}
 
 
 def _aware(moment: datetime, like: datetime) -> datetime:
@@ -54,10 +55,8 @@ def admit(
     one has passed. None when the use is within ``limit`` for the current window, else how
     long until the window ends (refused uses count too: hammering does not reopen it)."""
     statement = _COUNT_USE[session.get_bind().dialect.name == "postgresql"]
-    count, start = (
-        session.connection()
-        .execute(statement, {"key": key, "now": now, "expired_at": now - window})
-        .one()
+    count, start = statement.one(
+        session.connection(), {"key": key, "now": now, "expired_at": now - window}
     )
     if int(count) <= limit:
         return None

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.declarations import check_report
@@ -33,7 +33,7 @@ from adjudicator.notation.model import Turn, TurnKind
 from adjudicator.position import Position, dump_json, load_json
 from adjudicator.powers import Alliance, Power
 from adjudicator.turns import Advance, advance
-from dice_server.db import reading
+from dice_server.db import Fetched, reading
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from dice_server.ledger import SignedEntry, entry_values
@@ -177,7 +177,7 @@ def submit_read(
     message once to decide what it is): ``turn`` must be ``parse(body)`` and hold orders."""
     plans: list[Plan] = []
 
-    def check(session: Session, actor: Actor, _game: Row[Any]) -> None:
+    def check(session: Session, actor: Actor, _game: Fetched) -> None:
         plans.append(_plan(session, number, actor, body, turn))
 
     def build(seq: int, _seed: SealedSeed | None, actor: Actor) -> dict[str, Any]:

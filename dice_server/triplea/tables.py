@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from dice_server import dice, ledger
-from dice_server.db import reading, writing
+from dice_server.db import Prepared, reading, writing
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests
 from dice_server.ledger import Chain, SignedEntry
@@ -145,12 +145,12 @@ REGISTERED = union(
 #: Under the lock: SQLite's write lock, or on PostgreSQL :data:`TABLE_ROW_LOCK` taken first
 #: (a statement that waited for a row lock would join the other tables as they were when
 #: it began).
-OPEN_TABLE = (
+OPEN_TABLE = Prepared(
     select(_tables.id, _tables.public_id, *CHAINS["table"].heads_and_seed)
     .select_from(CHAINS["table"].with_heads)
     .where(_tables.open_key == bindparam("open_key"))
 )
-TABLE_ROW_LOCK = (
+TABLE_ROW_LOCK = Prepared(
     select(_tables.id).where(_tables.open_key == bindparam("open_key")).with_for_update()
 )
 
@@ -171,9 +171,9 @@ def _open_table(
     open_key = hashlib.sha256(request.key.encode()).hexdigest()
     conn = session.connection()
     locked = conn.dialect.name == "sqlite" or (
-        conn.execute(TABLE_ROW_LOCK, {"open_key": open_key}).first() is not None
+        TABLE_ROW_LOCK.first(conn, {"open_key": open_key}) is not None
     )
-    found = conn.execute(OPEN_TABLE, {"open_key": open_key}).first() if locked else None
+    found = OPEN_TABLE.first(conn, {"open_key": open_key}) if locked else None
     if found is not None:
         chain = Chain.table(found.id)
         opened = OpenTable(found.id, found.public_id)
