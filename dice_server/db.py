@@ -369,11 +369,33 @@ class Prepared:
             return None
         assert compiled.row is not None, "first() of a statement that returns no rows"
         if any(compiled.results):
-            found = [
-                value if p is None or value is None else p(value)
-                for p, value in zip(compiled.results, found, strict=True)
-            ]
+            found = self._processed(compiled, found)
         return compiled.row._make(found)
+
+    def all(self, conn: Connection, params: Mapping[str, Any]) -> list[Any]:
+        """Every row of the statement."""
+        cursor, compiled = self._run(conn, params)
+        rows = cursor.fetchall()
+        cursor.close()
+        assert compiled.row is not None, "all() of a statement that returns no rows"
+        make = compiled.row._make
+        if not any(compiled.results):
+            return [make(row) for row in rows]
+        return [make(self._processed(compiled, row)) for row in rows]
+
+    @staticmethod
+    def _processed(compiled: _Compiled, row: Sequence[Any]) -> list[Any]:
+        return [
+            value if p is None or value is None else p(value)
+            for p, value in zip(compiled.results, row, strict=True)
+        ]
+
+    def read(self, engine: Engine, params: Mapping[str, Any]) -> Any:
+        """The statement's first row, or None, read on a connection of the engine's pool
+        in a transaction of its own (one statement: one consistent view), without a
+        session: what a page reads before anything else (the member logged in)."""
+        with engine.connect() as conn:
+            return self.first(conn, params)
 
     def one(self, conn: Connection, params: Mapping[str, Any]) -> Any:
         found = self.first(conn, params)

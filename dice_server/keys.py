@@ -99,12 +99,16 @@ class SeedBox:
 
     key: bytes
 
+    @cached_property
+    def _cipher(self) -> AESGCM:
+        return AESGCM(self.key)
+
     def seal(self, seed: bytes, label: str) -> bytes:
         nonce = secrets.token_bytes(12)
-        return nonce + AESGCM(self.key).encrypt(nonce, seed, label.encode())
+        return nonce + self._cipher.encrypt(nonce, seed, label.encode())
 
     def open(self, sealed: bytes, label: str) -> bytes:
-        return AESGCM(self.key).decrypt(sealed[:12], sealed[12:], label.encode())
+        return self._cipher.decrypt(sealed[:12], sealed[12:], label.encode())
 
 
 class SigningKeyFile:

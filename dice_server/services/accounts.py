@@ -7,12 +7,12 @@ import hashlib
 import secrets
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, make_transient_to_detached
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from dice_server.db import reading, writing
+from dice_server.db import Prepared, reading, writing
 from dice_server.errors import (
     Conflict,
     Forbidden,
@@ -287,6 +287,20 @@ def grant_minister(ctx: ServiceContext, granter_id: int, email: str) -> Member:
         return member
 
 
+_MEMBER_COLUMNS = tuple(Member.__mapper__.column_attrs)
+MEMBER_BY_ID = Prepared(
+    select(*(attr.columns[0].label(attr.key) for attr in _MEMBER_COLUMNS)).where(
+        Member.id == bindparam("id")
+    )
+)
+
+
 def load_member(ctx: ServiceContext, member_id: int) -> Member | None:
-    with reading(ctx.sessions) as session:
-        return session.get(Member, member_id)
+    """The member logged in, for a page: read by one statement outside any session (every
+    page asks, before anything else), as a detached member like one a session loaded."""
+    row = MEMBER_BY_ID.read(ctx.sessions.kw["bind"], {"id": member_id})
+    if row is None:
+        return None
+    member = Member(**row._asdict())
+    make_transient_to_detached(member)
+    return member

@@ -32,7 +32,7 @@ from dice_server.errors import (
     Unauthorized,
 )
 from dice_server.ledger import Chain, SignedEntry
-from dice_server.models import Base
+from dice_server.models import Base, utcnow
 from dice_server.services import ServiceContext
 from dice_server.services.games import check_participant
 from dice_server.services.members import hash_token
@@ -48,10 +48,15 @@ _retries = Base.metadata.tables["idempotency_keys"]
 _ACTOR = (_members.id, _members.email, _members.role, _members.confirmed, _members.token_hash)
 ACTOR_BY_TOKEN = Prepared(select(*_ACTOR).where(_members.token_hash == bindparam("digest")))
 ACTOR_BY_ID = Prepared(select(*_ACTOR).where(_members.id == bindparam("id")))
-RETRY = select(_retries.c.fingerprint, _retries.c.game_number, _retries.c.seq).where(
-    _retries.c.member_id == bindparam("member_id"), _retries.c.key == bindparam("key")
+RETRY = Prepared(
+    select(_retries.c.fingerprint, _retries.c.game_number, _retries.c.seq).where(
+        _retries.c.member_id == bindparam("member_id"), _retries.c.key == bindparam("key")
+    )
 )
-REMEMBER_RETRY = insert(_retries)
+REMEMBER_RETRY = Prepared(
+    insert(_retries),
+    column_keys=("member_id", "key", "fingerprint", "game_number", "seq", "created_at"),
+)
 
 
 @dataclass(frozen=True)
@@ -145,7 +150,7 @@ Builder = Callable[[int, SealedSeed | None, Actor], dict[str, Any]]
 
 def _earlier(session: Session, actor: Actor, retry: Retry) -> SignedEntry | None:
     conn = session.connection()
-    row = conn.execute(RETRY, {"member_id": actor.id, "key": retry.key}).first()
+    row = RETRY.first(conn, {"member_id": actor.id, "key": retry.key})
     if row is None:
         return None
     if row.fingerprint != retry.fingerprint:
@@ -229,14 +234,15 @@ def record(
             if also is not None:
                 also(session, entry)
             if retry is not None:
-                conn.execute(
-                    REMEMBER_RETRY,
+                REMEMBER_RETRY.execute(
+                    conn,
                     {
                         "member_id": actor.id,
                         "key": retry.key,
                         "fingerprint": retry.fingerprint,
                         "game_number": number,
                         "seq": entry.seq,
+                        "created_at": utcnow(),
                     },
                 )
     except IntegrityError:

@@ -21,7 +21,7 @@ from sqlalchemy import bindparam, case, select
 from sqlalchemy.orm import Session
 
 from adjudicator.rulings import rule_ledger
-from dice_server.db import Fetched, reading, writing
+from dice_server.db import Fetched, Prepared, reading, writing
 from dice_server.dice import SealedSeed
 from dice_server.errors import Conflict, Forbidden
 from dice_server.ledger import Chain, SignedEntry, entry_values
@@ -201,7 +201,7 @@ reading adds the entries appended since (every process keeps its own), where a q
 game's rulings would walk its whole ledger on every roller page."""
 _MAX_KEPT = 4096
 
-_ENTRIES_SINCE = (
+_ENTRIES_SINCE = Prepared(
     select(
         LedgerEntry.seq,
         LedgerEntry.hash,
@@ -219,7 +219,7 @@ def _kept_rulings(session: Session, number: int) -> tuple[bytes, ...]:
     key = (id(session.get_bind().engine), number)
     kept = _KEPT_RULINGS.get(key)
     since = kept.seq if kept is not None else 0
-    found = session.execute(_ENTRIES_SINCE, {"number": number, "seq": since}).all()
+    found = _ENTRIES_SINCE.all(session.connection(), {"number": number, "seq": since})
     if kept is not None:
         if found and (found[0].seq, found[0].hash) == (kept.seq, kept.hash):
             if len(found) == 1:
@@ -227,7 +227,7 @@ def _kept_rulings(session: Session, number: int) -> tuple[bytes, ...]:
             found = found[1:]
         else:  # another database, or a ledger rebuilt: read it whole
             kept = None
-            found = session.execute(_ENTRIES_SINCE, {"number": number, "seq": 0}).all()
+            found = _ENTRIES_SINCE.all(session.connection(), {"number": number, "seq": 0})
     if not found:
         return ()
     bodies = (*(kept.bodies if kept else ()), *(r.body for r in found if r.body is not None))

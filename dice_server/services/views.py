@@ -20,7 +20,7 @@ from adjudicator.names import power_label
 from adjudicator.position import Position, load_json
 from adjudicator.powers import Alliance, Power
 from dice_server import ledger
-from dice_server.db import reading
+from dice_server.db import Prepared, reading
 from dice_server.errors import NotFound
 from dice_server.kinds import system_rolls
 from dice_server.kinds.systems import RULES_NAMES, system_of
@@ -467,7 +467,7 @@ class RollerPage:
 
 _AXIS, _ALLIES, _MENTOR = aliased(Member), aliased(Member), aliased(Member)
 
-_ROLLER_GAME = (
+_ROLLER_GAME = Prepared(
     select(
         Game.number,
         Game.axis_id,
@@ -493,13 +493,14 @@ _ROLLER_GAME = (
     .outerjoin(GameTurn, GameTurn.game_number == Game.number)
     .where(Game.number == bindparam("number"))
 )
-"""A game's players, mentor and kept turn in one row, as the roller's header shows them."""
+"""A game's players, mentor and kept turn in one row, as the roller's header shows them
+(every roll from a form reads it first)."""
 
 
 def _roller_summary(session: Session, number: int, viewer: Member) -> GameSummary:
     """Game ``number`` as the roller's header shows it, for one of its participants (or a
     minister): what :func:`summary_of` gives, without the clock and the last activity."""
-    row = session.execute(_ROLLER_GAME, {"number": number}).one_or_none()
+    row = _ROLLER_GAME.first(session.connection(), {"number": number})
     if row is None:
         raise _no_game(number)
     participants = {row.axis_id, row.allies_id}

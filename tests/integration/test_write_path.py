@@ -11,17 +11,19 @@ import os
 import sqlite3
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
 import pytest
-from sqlalchemy import insert, select
+from sqlalchemy import Select, func, insert, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from dice_server import ledger
 from dice_server.db import Prepared, after_commit, reading, writing
 from dice_server.ledger import Chain
 from dice_server.ledger_queries import GAME_LOCK, TURN_ROLLED
-from dice_server.models import Base, GameTurn, LedgerEntry, OutboxMessage
+from dice_server.models import Base, GameTurn, LedgerEntry, Member, OutboxMessage
 from dice_server.services import ServiceContext
+from dice_server.services.accounts import load_member
 from dice_server.services.entries import ApiToken
 from dice_server.services.outbox import ENQUEUE
 from dice_server.services.rolls import roll_battle
@@ -54,7 +56,7 @@ def test_a_prepared_read_matches_sqlalchemys_row_for_row(
     with reading(ctx.sessions) as session:
         conn = session.connection()
         ours = GAME_LOCK.first(conn, {"number": league.game})
-        theirs = conn.execute(GAME_LOCK.statement, {"number": league.game}).one()
+        theirs = conn.execute(cast(Select[Any], GAME_LOCK.statement), {"number": league.game}).one()
     assert ours._fields == tuple(theirs._fields)
     assert tuple(ours) == tuple(theirs)
     assert ours.last_seq == 2 and isinstance(ours.low_luck, bool)  # genesis, then the roll
@@ -234,3 +236,30 @@ def test_sqlite_connections_leave_the_flush_to_the_writer(ctx: ServiceContext) -
         mode = session.connection().exec_driver_sql("PRAGMA synchronous").scalar()
         journal = session.connection().exec_driver_sql("PRAGMA journal_mode").scalar()
     assert (mode, journal) == (1, "wal")  # NORMAL: a commit writes the log, writing() flushes
+
+
+def test_the_member_a_page_loads_is_the_member_a_session_loads(
+    ctx: ServiceContext, league: League
+) -> None:
+    """Every page loads the member logged in with one statement outside any session: the
+    member must be whole (every column) and detached, as one a session loaded and closed."""
+    with reading(ctx.sessions) as session:
+        stored = session.scalars(select(Member).order_by(Member.id)).all()
+    assert stored
+    for each in stored:
+        loaded = load_member(ctx, each.id)
+        assert loaded is not None
+        state = inspect(loaded)
+        assert state.detached and not state.expired_attributes
+        for attr in Member.__mapper__.column_attrs:
+            assert getattr(loaded, attr.key) == getattr(each, attr.key), attr.key
+    assert load_member(ctx, max(m.id for m in stored) + 1) is None
+    # detached, not new: a session that takes it back writes no second member
+    member = load_member(ctx, stored[0].id)
+    assert member is not None
+    with writing(ctx.sessions) as session:
+        session.add(member)
+        member.name = "Renamed"
+    with reading(ctx.sessions) as session:
+        assert session.scalar(select(func.count()).select_from(Member)) == len(stored)
+        assert session.get_one(Member, stored[0].id).name == "Renamed"
