@@ -122,11 +122,12 @@ def in_write_transaction() -> bool:
     return bool(getattr(_writer, "active", False))
 
 
-class WriteSession(Session):
-    """The session of a :func:`writing` transaction: bound to the transaction's connection,
-    which ``connection()`` returns as it is. A write that runs only Core statements (the
-    hot path of an append: :class:`Prepared`) so costs no ORM transaction of its own; ORM
-    work joins the connection's transaction when it first asks (``join_transaction_mode``
+class BoundSession(Session):
+    """The session of a :func:`writing` or :func:`reading` transaction: bound to the
+    transaction's connection, which ``connection()`` returns as it is. A transaction that
+    runs only Core statements (the hot path of an append, the member a page loads:
+    :class:`Prepared`) so costs no ORM transaction of its own; ORM work joins the
+    connection's transaction when it first asks (``join_transaction_mode``
     "conservative_savepoint": the session never commits or rolls it back itself)."""
 
     def __init__(self, conn: Connection) -> None:
@@ -140,7 +141,7 @@ class WriteSession(Session):
 
 def after_commit(session: Session, hook: Callable[[], None]) -> None:
     """Run ``hook`` once the session's transaction has committed (never if it rolls back)."""
-    if isinstance(session, WriteSession):
+    if isinstance(session, BoundSession):
         session._after_commit.append(hook)
     else:
         event.listen(session, "after_commit", lambda _session: hook(), once=True)
@@ -166,7 +167,7 @@ def writing(sessions: sessionmaker[Session]) -> Iterator[Session]:
             with _gate(_GATES.get(engine)):
                 conn.execution_options(**{WRITE_OPTION: True})
                 with conn.begin():
-                    session = WriteSession(conn)
+                    session = BoundSession(conn)
                     try:
                         yield session
                         if session.in_transaction():
@@ -182,9 +183,16 @@ def writing(sessions: sessionmaker[Session]) -> Iterator[Session]:
 
 @contextmanager
 def reading(sessions: sessionmaker[Session]) -> Iterator[Session]:
-    """A read transaction (deferred: it never blocks a writer on SQLite WAL)."""
-    with sessions() as session, session.begin():
-        yield session
+    """A read transaction (deferred: it never blocks a writer on SQLite WAL): every
+    statement in it sees the database as one moment left it."""
+    with sessions.kw["bind"].connect() as conn, conn.begin():
+        session = BoundSession(conn)
+        try:
+            yield session
+            if session.in_transaction():
+                session.flush()
+        finally:
+            session.close()
 
 
 SCHEDULER_LOCK_KEY = 0x70626D7363686564

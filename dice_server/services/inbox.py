@@ -84,9 +84,12 @@ class Received:
 
 
 def message_key(raw: bytes, inbound: Inbound) -> str:
-    """The message's identity: its Message-ID, else the SHA-256 of its bytes."""
-    if inbound.message_id and len(inbound.message_id) <= MAX_KEY:
-        return inbound.message_id
+    """The message's identity: its Message-ID, else (none, too long, or holding what no
+    Message-ID may: a control character such as NUL, which PostgreSQL cannot store in
+    text, or undecodable bytes) the SHA-256 of its bytes."""
+    found = inbound.message_id
+    if found and len(found) <= MAX_KEY and found.isprintable():
+        return found
     return "sha256:" + hashlib.sha256(raw).hexdigest()
 
 

@@ -76,3 +76,26 @@ def test_a_spoiled_turn_email_is_recorded_only_as_its_players(
         )
     else:
         assert now == before
+
+
+def test_a_message_id_no_database_can_store_is_keyed_by_the_bytes(
+    ctx: ServiceContext, league: League
+) -> None:
+    """A NUL in the Message-ID (found by the test above on PostgreSQL, which stores no NUL
+    in text): the message is kept under the hash of its bytes, and a re-delivery of the
+    same bytes is known as the same message."""
+    to = address(ctx, league, "allies")
+    original = message("allies@example.org", to, USSR_PRE, message_id="<nul@x>")
+    raw = original.replace(b"Message-ID: <nul@x>", b"Message-ID:\x00<nul@x>")
+    assert raw != original
+    stored = kept(ctx)
+    first = inbox.receive(ctx, raw, channel="ingest")
+    again = inbox.receive(ctx, raw, channel="ingest")
+    assert first.status in OUTCOMES and not first.duplicate
+    assert again.duplicate and again.id == first.id
+    assert kept(ctx) == stored + 1
+    with ctx.sessions() as session:
+        key = session.scalar(
+            select(InboundMessage.message_key).where(InboundMessage.id == first.id)
+        )
+    assert key is not None and key.startswith("sha256:")
