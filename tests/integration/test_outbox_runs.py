@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from dice_server.mail.delivery import deliver_due
+from dice_server.mail import compose
+from dice_server.mail.delivery import deliver_due, render
 from dice_server.mail.transport import Copy, SmtpTransport
 from dice_server.services.entries import ApiToken
+from dice_server.services.outbox import claim
 from dice_server.services.rolls import roll_battle
 from tests.conftest import League, battle
 from tests.integration.test_mail import Relay, RelayController, courier_for, rows, smtp_config
@@ -143,3 +145,30 @@ def test_a_run_killed_mid_way_sends_again_only_the_message_in_hand(
     repeated = {copy for copy in received if received.count(copy) > 1}
     assert {mid for mid, _ in repeated} == {fifth}  # at least once: only the one in hand
     assert len(set(received)) == 12 * 3
+
+
+def test_headers_shared_between_messages_write_the_same_bytes(
+    app: Flask, league: League, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The headers every message of a game repeats (From, To, Cc, its thread) are made once
+    and shared (dice_server.mail.compose): each message is still, byte for byte, the one
+    written from the header's text, and a resend is the same message."""
+    _rolls(league, 2)
+    courier = courier_for(app, **smtp_config(25))
+    ids = [row.id for row in rows(league.ctx)]
+    assert len(ids) >= 3  # the genesis message (the thread's root) and two rolls
+
+    def written() -> list[bytes]:
+        out = []
+        for message in ids:
+            claimed = claim(league.ctx, message, league.ctx.clock(), timedelta(0))
+            assert claimed is not None
+            out.append(render(claimed, courier.letterhead).as_bytes())
+        return out
+
+    shared = written()
+    assert written() == shared  # made again from the kept headers
+    assert len(compose._HEADERS) >= 3
+    monkeypatch.setattr(compose, "_header", lambda _name, value: value)
+    assert written() == shared  # as each message's own text makes them
+    assert all(b"\nIn-Reply-To: " in raw for raw in shared[1:])
