@@ -17,8 +17,8 @@ meanwhile. A flush covers every commit before it, and the log is replayed in ord
 power loss, so a crash can lose only writes that no caller was told of, and never an entry
 without those it chains on. (A reader in another process may see a commit in the
 microseconds before its flush; a roll lost that way is thrown again at the same seq from
-the same seed, so with the same dice.) A process killed at any moment loses nothing: the
-log is in the kernel's hands once written.
+the same seed: the same request gets the same dice.) A process killed at any moment loses
+nothing: the log is in the kernel's hands once written.
 """
 
 from __future__ import annotations
