@@ -139,6 +139,19 @@ class BoundSession(Session):
         return self._conn
 
 
+@contextmanager
+def _bound(conn: Connection) -> Iterator[BoundSession]:
+    """A session on ``conn``'s transaction: what ORM work is pending is flushed into the
+    transaction at the end, which the caller then commits (or rolls back on an error)."""
+    session = BoundSession(conn)
+    try:
+        yield session
+        if session.in_transaction():
+            session.flush()
+    finally:
+        session.close()  # the connection's transaction is left as it is
+
+
 def after_commit(session: Session, hook: Callable[[], None]) -> None:
     """Run ``hook`` once the session's transaction has committed (never if it rolls back)."""
     if isinstance(session, BoundSession):
@@ -166,14 +179,8 @@ def writing(sessions: sessionmaker[Session]) -> Iterator[Session]:
         with engine.connect() as conn:
             with _gate(_GATES.get(engine)):
                 conn.execution_options(**{WRITE_OPTION: True})
-                with conn.begin():
-                    session = BoundSession(conn)
-                    try:
-                        yield session
-                        if session.in_transaction():
-                            session.flush()  # what ORM work is pending, in this transaction
-                    finally:
-                        session.close()  # the connection's transaction is left as it is
+                with conn.begin(), _bound(conn) as session:
+                    yield session
             make_durable(engine)
         for hook in session._after_commit:
             hook()
@@ -185,14 +192,8 @@ def writing(sessions: sessionmaker[Session]) -> Iterator[Session]:
 def reading(sessions: sessionmaker[Session]) -> Iterator[Session]:
     """A read transaction (deferred: it never blocks a writer on SQLite WAL): every
     statement in it sees the database as one moment left it."""
-    with sessions.kw["bind"].connect() as conn, conn.begin():
-        session = BoundSession(conn)
-        try:
-            yield session
-            if session.in_transaction():
-                session.flush()
-        finally:
-            session.close()
+    with sessions.kw["bind"].connect() as conn, conn.begin(), _bound(conn) as session:
+        yield session
 
 
 SCHEDULER_LOCK_KEY = 0x70626D7363686564

@@ -296,11 +296,10 @@ def announced(row: OutboxMessage) -> Chain | None:
     return None
 
 
-_outbox = Base.metadata.tables["outbox"]
 #: :func:`mark_sent`'s UPDATE, built once (every message of a delivery run runs it).
-MARK_SENT = (
-    update(_outbox)
-    .where(_outbox.c.id == bindparam("message"))
+MARK_SENT = Prepared(
+    update(_OUTBOX)
+    .where(_OUTBOX.c.id == bindparam("message"))
     .values(
         status="sent",
         sent_at=bindparam("sent_at"),
@@ -319,8 +318,8 @@ def mark_sent(ctx: ServiceContext, message: int, now: datetime, note: str = "") 
     must not stay readable in the database (the row keeps who, when and its Message-ID).
     An entry's message holds no bytes: it is rendered again from the ledger."""
     with writing(ctx.sessions) as session:
-        session.connection().execute(
-            MARK_SENT, {"message": message, "sent_at": now, "last_error": note or None}
+        MARK_SENT.execute(
+            session.connection(), {"message": message, "sent_at": now, "last_error": note or None}
         )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Row, and_, bindparam, or_, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlalchemy.orm import Session, aliased, joinedload, selectinload
 
 from adjudicator.boards.drawing import draw_svg
@@ -20,7 +20,7 @@ from adjudicator.names import power_label
 from adjudicator.position import Position, load_json
 from adjudicator.powers import Alliance, Power
 from dice_server import ledger
-from dice_server.db import Prepared, reading
+from dice_server.db import Fetched, Prepared, reading
 from dice_server.errors import NotFound
 from dice_server.kinds import system_rolls
 from dice_server.kinds.systems import RULES_NAMES, system_of
@@ -135,15 +135,15 @@ def _side(power: str) -> str:
 
 
 def _summary(
-    game: Game | Row[*tuple[Any, ...]],
+    game: Game | Fetched,
     member: Member,
     turn: TurnState,
     last_at: str | None,
     clock: GameClock | None,
     people: tuple[Person, Person, Person | None] | None = None,
 ) -> GameSummary:
-    """The summary of ``game`` (a game, or a row with its columns); ``people``: its players
-    and mentor, when ``game`` is a row (a game has them)."""
+    """The summary of ``game`` (a game, or a row read with its columns); ``people``: its
+    players and mentor, when ``game`` is a row (a game has them)."""
     if people is None:
         assert isinstance(game, Game)
         mentor = _person(game.mentor) if game.mentor else None
