@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,6 +68,9 @@ FUZZ = settings(
 )
 #: Python's own words, which no answer may show a player.
 LEAKS = ("Traceback", "sys.", "set_int_max_str_digits", "recursion", "Exceeds the limit")
+#: The random tokens a form carries (a nonce once held "...sys.<mac>" by chance): left out
+#: of the search for leaks, which are about what the server says, not what it draws.
+DRAWN = re.compile(r'(name="(?:nonce|csrf_token)"[^>]*value=")[^"]*"')
 HEADER = {"round": 1, "turn": 1, "country": "Germany"}
 
 
@@ -140,8 +144,9 @@ def check_answer(
     text = response.get_data(as_text=True)
     assert response.status_code < 500, text[:500]
     assert "internal error" not in text, text[:500]
+    said = DRAWN.sub(r'\1"', text)
     for leak in LEAKS:
-        assert leak not in text, text[:500]
+        assert leak not in said, text[:500]
     if refused:
         assert fuzz.recorded() == before, f"a refusal ({response.status_code}) wrote rows"
 
