@@ -13,12 +13,11 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC
-from email import policy
-from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Any
 
 from dice_server.kinds import describe, subject
+from dice_server.mail.letter import Letter
 from dice_server.models import LedgerEntry, OutboxMessage
 from dice_server.services import MailTemplates
 from dice_server.text import neutralise_bidi
@@ -34,24 +33,6 @@ class Letterhead:
     mail: MailTemplates
 
 
-_HEADERS: dict[tuple[str, str], Any] = {}
-_HEADERS_KEPT = 1024
-
-
-def _header(name: str, value: str) -> Any:
-    """The header ``name: value`` as the message's policy makes it, made once for the
-    values every message of a game repeats (From, To, Cc, its thread): parsing an address
-    list costs about 0.1 ms a time, and a made header is immutable, so messages share it
-    (the bytes written are the same as for the text)."""
-    key = (name, value)
-    made = _HEADERS.get(key)
-    if made is None:
-        if len(_HEADERS) >= _HEADERS_KEPT:
-            _HEADERS.clear()
-        made = _HEADERS[key] = policy.default.header_factory(name, value)
-    return made
-
-
 def recipients(row: OutboxMessage) -> list[str]:
     return [*json.loads(row.to_addrs), *json.loads(row.cc_addrs or "[]")]
 
@@ -62,7 +43,7 @@ def entry_message(
     thread_root: str | None,
     head: Letterhead,
     keys: Mapping[str, Any] | None = None,
-) -> EmailMessage:
+) -> Letter:
     """The message announcing ``entry``: readable result, verify link, the entry attached.
 
     ``thread_root`` is the Message-ID of the game's genesis message, which every later
@@ -72,12 +53,6 @@ def entry_message(
     """
     obj = json.loads(entry.body)
     data, number, seq = obj["data"], entry.game_number, entry.seq
-    msg = EmailMessage()
-    msg["Subject"] = neutralise_bidi(subject(number, seq, entry.kind, data))
-    envelope(msg, row, entry.at, head)
-    if thread_root and thread_root != row.message_id:
-        msg["In-Reply-To"] = _header("In-Reply-To", thread_root)
-        msg["References"] = _header("References", thread_root)
     text = head.mail.render(
         "entry.txt",
         number=number,
@@ -87,35 +62,48 @@ def entry_message(
         description=describe(entry.kind, data),
         keys_attached=keys is not None,
     )
-    msg.set_content(neutralise_bidi(text))
-    attachment = json.dumps(entry.signed(), ensure_ascii=False, indent=1) + "\n"
-    msg.add_attachment(
-        attachment.encode("utf-8"),
-        maintype="application",
-        subtype="json",
-        filename=f"entry-{seq}.json",
-    )
+    attachments = [(f"entry-{seq}.json", attached(entry.signed()))]
     if keys is not None:
-        msg.add_attachment(
-            (json.dumps(keys, indent=1) + "\n").encode("utf-8"),
-            maintype="application",
-            subtype="json",
-            filename="keys.json",
-        )
-    fix_boundary(msg, row)
-    return msg
+        attachments.append(("keys.json", (json.dumps(keys, indent=1) + "\n").encode("utf-8")))
+    return letter(
+        row,
+        head,
+        subject=subject(number, seq, entry.kind, data),
+        at=entry.at,
+        thread_root=thread_root,
+        text=text,
+        attachments=attachments,
+    )
 
 
-def fix_boundary(msg: EmailMessage, row: OutboxMessage) -> None:
-    """A fixed boundary keeps a resend byte-identical. It derives from the entry's hash,
+def attached(signed: Mapping[str, Any]) -> bytes:
+    """A signed entry as the file attached to its message."""
+    return (json.dumps(signed, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def letter(
+    row: OutboxMessage,
+    head: Letterhead,
+    *,
+    subject: str,
+    at: str,
+    thread_root: str | None,
+    text: str,
+    attachments: list[tuple[str, bytes]],
+) -> Letter:
+    """The message of ``row``: its addresses and Message-ID, dated at the entry's time, the
+    text and subject readable (bidirectional controls made visible), and a fixed boundary,
+    which keeps a resend byte-identical. The boundary derives from the entry's hash,
     which no text inside the entry can know in advance."""
-    msg.set_boundary(f"=_pbem_{hashlib.sha256(row.message_id.encode()).hexdigest()[:32]}")
-
-
-def envelope(msg: EmailMessage, row: OutboxMessage, at: str, head: Letterhead) -> None:
-    msg["From"] = _header("From", head.sender)
-    msg["To"] = _header("To", ", ".join(json.loads(row.to_addrs)))
-    if json.loads(row.cc_addrs or "[]"):
-        msg["Cc"] = _header("Cc", ", ".join(json.loads(row.cc_addrs)))
-    msg["Message-ID"] = row.message_id
-    msg["Date"] = format_datetime(parse_time(at).replace(tzinfo=UTC))
+    return Letter(
+        subject=neutralise_bidi(subject),
+        sender=head.sender,
+        to=tuple(json.loads(row.to_addrs)),
+        cc=tuple(json.loads(row.cc_addrs or "[]")),
+        message_id=row.message_id,
+        date=format_datetime(parse_time(at).replace(tzinfo=UTC)),
+        thread_root=thread_root,
+        text=neutralise_bidi(text),
+        attachments=tuple(attachments),
+        boundary=f"=_pbem_{hashlib.sha256(row.message_id.encode()).hexdigest()[:32]}",
+    )

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from dice_server.mail.compose import Letterhead, entry_message, recipients
+from dice_server.mail.letter import Letter
 from dice_server.mail.transport import (
     Copy,
     DeliveryError,
@@ -71,7 +72,9 @@ class RunReport:
     failed: dict[int, str] = field(default_factory=dict)
 
 
-def render(claimed: Claimed, letterhead: Letterhead) -> EmailMessage:
+def render(claimed: Claimed, letterhead: Letterhead) -> Letter | EmailMessage:
+    """The message of a claimed row: an entry's (game or table) written from the ledger,
+    or other mail read back from its stored bytes."""
     entry = claimed.entry
     if isinstance(entry, LedgerEntry):
         return entry_message(claimed.row, entry, claimed.thread_root, letterhead, claimed.keys)
@@ -89,7 +92,7 @@ Addresses = dict[int, dict[str, str]]
 def send_rendered(
     courier: Courier,
     claimed: Claimed,
-    msg: EmailMessage,
+    msg: Letter | EmailMessage,
     transport: Transport | None = None,
     addresses: Addresses | None = None,
 ) -> str:

@@ -15,6 +15,8 @@ from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, Protocol
 
+from dice_server.mail.letter import Letter
+
 
 class DeliveryError(Exception):
     """The message was not accepted; the text is what the relay (or the system) said.
@@ -39,20 +41,27 @@ class Copy:
     smtputf8: bool = False
 
     @classmethod
-    def of(cls, msg: EmailMessage, recipients: list[str]) -> Copy:
+    def of(cls, msg: EmailMessage | Letter, recipients: list[str]) -> Copy:
         """``msg`` to ``recipients``, written as smtplib's send_message would."""
         return cls.written(msg, recipients)[0]
 
     @classmethod
     def written(
-        cls, msg: EmailMessage, *groups: list[str], reply_to: Sequence[str | None] = ()
+        cls, msg: EmailMessage | Letter, *groups: list[str], reply_to: Sequence[str | None] = ()
     ) -> list[Copy]:
         """``msg`` written once, a copy for each group of recipients, the copy of group
         *i* with ``reply_to[i]`` (when given) added as its last header."""
-        sender = parseaddr(str(msg["From"]))[1]
+        if isinstance(msg, Letter):
+            sender = msg.envelope_sender
+        else:
+            sender = parseaddr(str(msg["From"]))[1]
         everyone = [a for group in groups for a in group]
         international = not all(a.isascii() for a in (sender, *everyone))
-        raw = msg.as_bytes(policy=policy.SMTPUTF8.clone(linesep="\n") if international else None)
+        if isinstance(msg, Letter):
+            raw = msg.as_bytes(international)
+        else:
+            utf8 = policy.SMTPUTF8.clone(linesep="\n") if international else None
+            raw = msg.as_bytes(policy=utf8)
         head, _, body = raw.partition(b"\n\n")
         copies = []
         for i, group in enumerate(groups):

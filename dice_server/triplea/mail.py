@@ -6,29 +6,25 @@ text is the template ``templates/mail/triplea_entry.txt``."""
 from __future__ import annotations
 
 import json
-from email.message import EmailMessage
 
-from dice_server.mail.compose import Letterhead, envelope, fix_boundary
+from dice_server.mail.compose import Letterhead, attached, letter
+from dice_server.mail.letter import Letter
 from dice_server.models import DiceTable, OutboxMessage, TableEntry
-from dice_server.text import neutralise_bidi
 
 
 def table_message(
     row: OutboxMessage, table: DiceTable, entry: TableEntry, head: Letterhead
-) -> EmailMessage:
+) -> Letter:
     """A TripleA table's entry: the game name and annotation from the subject the client
     sent, the table's sequence number, the roll time, the dice, the entry attached and the
     table's page, which verifies it."""
     data = json.loads(entry.body)["data"]
-    msg = EmailMessage()
     if entry.kind == "roll":
         title = f"[TripleA] {table.game_name}: {data['annotation'] or 'dice'} (roll #{entry.seq})"
     elif entry.kind == "genesis":
         title = f"[TripleA] {table.game_name}: table {table.id} opened"
     else:
         title = f"[TripleA] {table.game_name}: table {table.id} closed"
-    msg["Subject"] = neutralise_bidi(title)
-    envelope(msg, row, entry.at, head)
     text = head.mail.render(
         "triplea_entry.txt",
         kind=entry.kind,
@@ -40,12 +36,12 @@ def table_message(
         at=entry.at,
         addresses=json.loads(row.to_addrs),
     )
-    msg.set_content(neutralise_bidi(text))
-    msg.add_attachment(
-        (json.dumps(entry.signed(), ensure_ascii=False, indent=1) + "\n").encode(),
-        maintype="application",
-        subtype="json",
-        filename=f"table-{table.id}-entry-{entry.seq}.json",
+    return letter(
+        row,
+        head,
+        subject=title,
+        at=entry.at,
+        thread_root=None,
+        text=text,
+        attachments=[(f"table-{table.id}-entry-{entry.seq}.json", attached(entry.signed()))],
     )
-    fix_boundary(msg, row)
-    return msg

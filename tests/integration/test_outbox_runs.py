@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from dice_server.mail import compose
+from dice_server.mail import letter
 from dice_server.mail.delivery import deliver_due, render
+from dice_server.mail.letter import Letter
 from dice_server.mail.transport import Copy, SmtpTransport
 from dice_server.services.entries import ApiToken
 from dice_server.services.outbox import claim
@@ -147,28 +148,32 @@ def test_a_run_killed_mid_way_sends_again_only_the_message_in_hand(
     assert len(set(received)) == 12 * 3
 
 
-def test_headers_shared_between_messages_write_the_same_bytes(
+def test_a_games_messages_are_the_email_packages_byte_for_byte(
     app: Flask, league: League, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The headers every message of a game repeats (From, To, Cc, its thread) are made once
-    and shared (dice_server.mail.compose): each message is still, byte for byte, the one
-    written from the header's text, and a resend is the same message."""
+    """A game's messages are written straight to bytes (dice_server.mail.letter), the
+    headers every message repeats (From, To, Cc, its thread) folded once and kept: each is
+    byte for byte the message the email package builds, and a resend, made again from the
+    kept headers or without them, is the same message."""
     _rolls(league, 2)
     courier = courier_for(app, **smtp_config(25))
     ids = [row.id for row in rows(league.ctx)]
     assert len(ids) >= 3  # the genesis message (the thread's root) and two rolls
 
-    def written() -> list[bytes]:
+    def written(by_package: bool = False) -> list[bytes]:
         out = []
         for message in ids:
             claimed = claim(league.ctx, message, league.ctx.clock(), timedelta(0))
             assert claimed is not None
-            out.append(render(claimed, courier.letterhead).as_bytes())
+            made = render(claimed, courier.letterhead)
+            assert isinstance(made, Letter)
+            out.append(made.message().as_bytes() if by_package else made.as_bytes())
         return out
 
     shared = written()
+    assert shared == written(by_package=True)
     assert written() == shared  # made again from the kept headers
-    assert len(compose._HEADERS) >= 3
-    monkeypatch.setattr(compose, "_header", lambda _name, value: value)
-    assert written() == shared  # as each message's own text makes them
+    assert len(letter._FOLDED) >= 3
+    monkeypatch.setattr(letter, "kept_line", letter.header_line)
+    assert written() == shared  # each header folded afresh
     assert all(b"\nIn-Reply-To: " in raw for raw in shared[1:])
