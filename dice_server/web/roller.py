@@ -21,6 +21,7 @@ from flask_login import login_required
 from flask_wtf import FlaskForm
 from jinja2 import Template
 from markupsafe import Markup
+from wtforms import HiddenField
 
 from adjudicator.battle.reading import RULESET
 from dice_server.errors import ServiceError
@@ -57,8 +58,8 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
         form_class = _form_class(kind, page.summary)
         if prefill:
             return _render(kind, number, member, page, form_class(data=prefill), picked, 200)
-        form = form_class()
-        return _render(kind, number, member, page, form, None, 200, _blank_fields(kind, form))
+        form, fields = _blank(kind, form_class)
+        return _render(kind, number, member, page, form, None, 200, fields)
 
     view.__name__ = f"{kind.endpoint}_view"
     guarded: Callable[[int], Page] = login_required(view)
@@ -141,18 +142,28 @@ _BLANK_FIELDS: weakref.WeakKeyDictionary[Template, dict[type[FlaskForm], Markup]
 another): a form's defaults and labels are its class's, the same for every member and game."""
 
 
-def _blank_fields(kind: EntryKind, form: FlaskForm) -> Markup | None:
-    """The fields of ``form``, fresh and unfilled, as its page draws them: drawn once per
-    form class. None for a kind whose page draws its fields itself."""
+class _HiddenFields(FlaskForm):
+    """A blank battle form once its fields are drawn: all that changes from one page to the
+    next is its hidden fields (the one-time nonce, the CSRF token), so the page builds
+    these alone, not the battle form's thirty fields."""
+
+    nonce = HiddenField()
+
+
+def _blank(kind: EntryKind, form_class: type[FlaskForm]) -> tuple[FlaskForm, Markup | None]:
+    """A fresh, unfilled form of ``form_class`` and its fields as its page draws them
+    (drawn once per form class); None for a kind whose page draws its fields itself."""
     if kind.name != "roll":
-        return None
+        return form_class(), None
     template = current_app.jinja_env.get_template(_ROLL_FIELDS)
     drawn = _BLANK_FIELDS.setdefault(template, {})
-    fields = drawn.get(type(form))
-    if fields is None:
-        draw = get_template_attribute(_ROLL_FIELDS, "fields")
-        fields = drawn[type(form)] = draw(form)
-    return fields
+    fields = drawn.get(form_class)
+    if fields is not None:
+        return _HiddenFields(), fields
+    form = form_class()
+    draw = get_template_attribute(_ROLL_FIELDS, "fields")
+    fields = drawn[form_class] = draw(form)
+    return form, fields
 
 
 def _picked(required: list[RulingRoll]) -> RulingRoll | None:

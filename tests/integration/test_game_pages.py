@@ -369,3 +369,39 @@ def test_the_home_page_lists_whose_turn_it_is_and_the_players_names(
     assert f"Last entry {at}" in home
     roller = text(allies.get(f"/games/{league.game}/roll").get_data(as_text=True))
     assert "Axis Axis (axis@example.org)" in roller
+
+
+def test_a_blank_roller_page_is_the_same_once_its_fields_are_drawn(
+    app: Flask, league: League, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The blank battle form's fields are drawn once; later pages build only its hidden
+    fields (dice_server.web.roller): the page is the same, but for a fresh nonce and CSRF
+    token, and the nonce it carries rolls."""
+    from dice_server.web import roller
+
+    monkeypatch.setattr(roller, "_BLANK_FIELDS", type(roller._BLANK_FIELDS)())
+    axis = logged_in(app, league.ctx, "axis@example.org")
+    path = f"/games/{league.game}/roll"
+    first, second = (axis.get(path).get_data(as_text=True) for _ in range(2))
+    assert len(roller._BLANK_FIELDS) == 1  # drawn at the first page, kept for the second
+
+    def without_tokens(html: str) -> str:
+        return re.sub(r'(name="(?:nonce|csrf_token)" type="hidden" value=)"[^"]*"', r"\1", html)
+
+    assert hidden(first, "nonce") != hidden(second, "nonce")
+    assert without_tokens(first) == without_tokens(second)
+    assert 'name="attacker_INF"' in second
+    rolled = axis.post(
+        path,
+        data={
+            "nonce": hidden(second, "nonce"),
+            "csrf_token": csrf(second),
+            "round": "1",
+            "turn": "1",
+            "country": "Germany",
+            "battle": "Karelia S.S.R.",
+            "attacker_INF": "3",
+            "defender_INF": "2",
+        },
+    )
+    assert rolled.status_code == 302, rolled.get_data(as_text=True)[:2000]
