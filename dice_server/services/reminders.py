@@ -90,8 +90,12 @@ def _aware(at: datetime) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
-def _turn_power(session: Session, game: Game) -> str:
-    """The power to move as the game's kept turn says (its genesis position when none)."""
+def _turn_power(session: Session, game: Game) -> str | None:
+    """The power to move as the game's kept turn says (its genesis position when none);
+    None in a game of other rules, whose turns the service does not keep (its players
+    keep the board: a Classic power would be wrong there)."""
+    if game.ruleset != "classic":
+        return None
     row = session.get(GameTurn, game.number)
     if row is not None:
         return row.power
@@ -102,10 +106,11 @@ def _turn_power(session: Session, game: Game) -> str:
     return power_label(genesis_position(data).to_move)
 
 
-def _mover(side: str, turn_power: str) -> str:
+def _mover(side: str, turn_power: str | None) -> str:
     """The power the player who owes the move plays next: the turn's, when it is his side's;
-    else (a game played with the dice server alone, whose kept turn does not move) his side."""
-    power = power_named(turn_power)
+    else (a game played with the dice server alone, whose kept turn does not move, or a
+    game of other rules) his side."""
+    power = power_named(turn_power) if turn_power is not None else None
     if power is not None and power.alliance is _SIDE[side]:
         return turn_power
     return side.title()

@@ -554,7 +554,8 @@ def roller_page(
 
 def all_games(ctx: ServiceContext) -> list[str]:
     """Every game in a line (for the operator's list): number, status, the players, and
-    the round and power to move."""
+    the round and power to move (in a game of other rules, whose turns the service does not
+    keep, its rules instead)."""
     with reading(ctx.sessions) as session:
         games = session.execute(
             select(Game)
@@ -565,7 +566,12 @@ def all_games(ctx: ServiceContext) -> list[str]:
         lines = []
         for game in games:
             turn = turns.get(game.number)
-            where = f"round {turn.round}, {turn.power} {turn.phase}" if turn else "round 1, USSR"
+            if game.ruleset != "classic":
+                where = f"{RULES_NAMES.get(game.ruleset, game.ruleset)}: the players keep the board"
+            elif turn is None:
+                where = "round 1, USSR"
+            else:
+                where = f"round {turn.round}, {turn.power} {turn.phase}"
             lines.append(
                 f"{game.number}\t{game.status}\t{game.axis.name} <{game.axis.email}> (Axis) v "
                 f"{game.allies.name} <{game.allies.email}> (Allies)\t{where}"

@@ -307,3 +307,23 @@ def test_the_settings_set_the_clock_and_the_forfeit_line(
     assert reminders(ctx, league.game)[-1].subject.startswith(f"[Game {league.game}] Forfeit")
     accepted = post(client, league, "notes", {"topic": "forfeit-request", "text": "x"}, "axis")
     assert accepted.status_code == 201, accepted.get_json()
+
+
+@pytest.mark.parametrize("rules", [{"system": "triumph-of-the-will"}, {"ruleset": "big_world_1942"}])
+def test_a_game_of_other_rules_is_reminded_by_side_not_by_a_classic_power(
+    ctx: ServiceContext, league: League, clock: SteppingClock, rules: dict[str, str]
+) -> None:
+    """The service keeps the turns of Classic games only; in a game of other rules its
+    players keep the board, so the clock names the side that owes the move, never the
+    Classic power its kept turn would show (USSR), and so does the operator's list."""
+    from dice_server.services.views import all_games
+
+    game = create_game(ctx, axis=AXIS, allies=ALLIES, **rules).game_number
+    clock.advance(days=3)
+    send_reminders(ctx)
+    [mail] = reminders(ctx, game)
+    side = "Allies" if mail.to == [ALLIES] else "Axis"
+    assert mail.subject == f"[Game {game}] Reminder: {side} to move"
+    assert "USSR" not in mail.text
+    [line] = [line for line in all_games(ctx) if line.startswith(f"{game}\t")]
+    assert line.endswith(": the players keep the board") and "USSR" not in line
