@@ -110,7 +110,9 @@ def _mover(side: str, turn_power: str | None) -> str:
     """The power the player who owes the move plays next: the turn's, when it is his side's;
     else (a game played with the dice server alone, whose kept turn does not move, or a
     game of other rules) his side."""
-    power = power_named(turn_power) if turn_power is not None else None
+    if turn_power is None:
+        return side.title()
+    power = power_named(turn_power)
     if power is not None and power.alliance is _SIDE[side]:
         return turn_power
     return side.title()

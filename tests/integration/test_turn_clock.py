@@ -309,7 +309,9 @@ def test_the_settings_set_the_clock_and_the_forfeit_line(
     assert accepted.status_code == 201, accepted.get_json()
 
 
-@pytest.mark.parametrize("rules", [{"system": "triumph-of-the-will"}, {"ruleset": "big_world_1942"}])
+@pytest.mark.parametrize(
+    "rules", [{"system": "triumph-of-the-will"}, {"ruleset": "big_world_1942"}]
+)
 def test_a_game_of_other_rules_is_reminded_by_side_not_by_a_classic_power(
     ctx: ServiceContext, league: League, clock: SteppingClock, rules: dict[str, str]
 ) -> None:
