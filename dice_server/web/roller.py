@@ -27,6 +27,7 @@ from adjudicator.battle.reading import RULESET
 from dice_server.errors import ServiceError
 from dice_server.kinds import WRITTEN, EntryKind
 from dice_server.kinds.big_world import BigWorldBattleForm
+from dice_server.kinds.forms import plain_payload
 from dice_server.models import Member
 from dice_server.services.entries import Retry
 from dice_server.services.proposals import RulingRoll
@@ -69,22 +70,34 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
 def _post(kind: EntryKind, number: int, member: Member) -> Page:
     """A roll sent from the form: on success the new entry's page; else the form again, with
     what was wrong. Only the game's header (who may roll in it, by which rules) is read
-    before the form; the rest of the page only when it is shown again."""
+    before the form; the rest of the page only when it is shown again. A plainly valid form
+    is read without building it (:func:`plain_payload`); WTForms reads any other, and
+    builds the form that is shown again."""
     ctx = service_context()
-    form = _form_class(kind, roller_game(ctx, number, member))()
+    form_class = _form_class(kind, roller_game(ctx, number, member))
+    form: FlaskForm | None = None
+    payload = None if request.files else plain_payload(form_class, request.form)
+    nonce = request.form.get("nonce")
+    if payload is None:
+        form = form_class()
+        if form.validate_on_submit():
+            payload, nonce = form.payload(), form.nonce.data
     status = 400
-    if form.validate_on_submit():
-        payload = form.payload()
+    if payload is not None:
         try:
-            key = nonces.check(form.nonce.data, member.id, f"{kind.page}:{number}")
+            key = nonces.check(nonce, member.id, f"{kind.page}:{number}")
             retry = Retry.of(key, "POST", request.path, payload)
             assert retry is not None
             entry = write(ctx, kind.name, member.id, number, payload, retry)
         except ServiceError as exc:
+            if form is None:
+                form = form_class()
+                form.validate()
             field_error(form, exc, payload)
             status = exc.status
         else:
             return redirect(url_for("games.entry", number=number, seq=entry.seq))
+    assert form is not None
     battles = kind.name == "roll"
     page = roller_page(ctx, number, member, battles=battles, rulings=battles)
     return _render(kind, number, member, page, form, None, status)
