@@ -161,7 +161,7 @@ def after_commit(session: Session, hook: Callable[[], None]) -> None:
 
 
 @contextmanager
-def writing(sessions: sessionmaker[Session]) -> Iterator[Session]:
+def writing(sessions: sessionmaker[Session], *, durable: bool = True) -> Iterator[Session]:
     """A write transaction: committed on success, rolled back whole on any error.
 
     The connection is taken from the pool before the gate, so that the write lock is held
@@ -170,6 +170,13 @@ def writing(sessions: sessionmaker[Session]) -> Iterator[Session]:
     given to :func:`after_commit` run last. Never nest one inside another in the same
     thread: on SQLite the inner one would wait at the gate the outer one holds (refused at
     once here rather than waiting forever).
+
+    ``durable=False`` is for bookkeeping whose loss only repeats work (the outbox's claims
+    and marks: delivery is at least once, under the same Message-ID): the commit is seen
+    by every process at once, as any other, but is not flushed before this returns (on
+    PostgreSQL, ``synchronous_commit`` off for the transaction), so a power loss in the
+    next moment may undo it; the next durable write's flush covers it. Nothing a member
+    is answered from is written so.
     """
     if in_write_transaction():
         raise RuntimeError("write transactions do not nest: finish the first one")
@@ -180,8 +187,11 @@ def writing(sessions: sessionmaker[Session]) -> Iterator[Session]:
             with _gate(_GATES.get(engine)):
                 conn.execution_options(**{WRITE_OPTION: True})
                 with conn.begin(), _bound(conn) as session:
+                    if not durable and conn.dialect.name == "postgresql":
+                        conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
                     yield session
-            make_durable(engine)
+            if durable:
+                make_durable(engine)
         for hook in session._after_commit:
             hook()
     finally:

@@ -241,10 +241,12 @@ def claim_many(
 
     A claim lasts ``lease``: if the claimer dies between sending and marking, the message
     is sent again after the lease, under the same Message-ID (delivery at least once).
+    Claims and marks are not flushed to disk before the run goes on (``durable=False``):
+    a power loss can only make a message go again, as a crash can.
     """
     if not messages:
         return []
-    with writing(ctx.sessions) as session:
+    with writing(ctx.sessions, durable=False) as session:
         won = set(
             session.execute(
                 update(OutboxMessage)
@@ -317,7 +319,7 @@ def mark_sent(ctx: ServiceContext, message: int, now: datetime, note: str = "") 
     Account mail's stored bytes are dropped once sent: they may hold a one-time link, which
     must not stay readable in the database (the row keeps who, when and its Message-ID).
     An entry's message holds no bytes: it is rendered again from the ledger."""
-    with writing(ctx.sessions) as session:
+    with writing(ctx.sessions, durable=False) as session:
         MARK_SENT.execute(
             session.connection(), {"message": message, "sent_at": now, "last_error": note or None}
         )
@@ -335,7 +337,7 @@ def mark_failed(
     """Record what went wrong and when to try again; returns the message's new status.
     A permanent refusal, or the last allowed attempt, marks the message failed: kept and
     reported until an operator retries it."""
-    with writing(ctx.sessions) as session:
+    with writing(ctx.sessions, durable=False) as session:
         row = session.get_one(OutboxMessage, message)
         given_up = permanent or row.attempts >= backoff.max_attempts
         row.status = "failed" if given_up else "pending"

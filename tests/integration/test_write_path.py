@@ -263,3 +263,42 @@ def test_the_member_a_page_loads_is_the_member_a_session_loads(
     with reading(ctx.sessions) as session:
         assert session.scalar(select(func.count()).select_from(Member)) == len(stored)
         assert session.get_one(Member, stored[0].id).name == "Renamed"
+
+
+def test_outbox_bookkeeping_is_committed_at_once_but_not_waited_on_to_disk(
+    ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A claim or a mark of the outbox (``writing(durable=False)``) is seen by any other
+    connection as soon as it commits, but the run does not wait for it to reach the disk
+    (on SQLite no flush; on PostgreSQL ``synchronous_commit`` off for that transaction
+    alone): a power loss could only send a message again, as delivery at least once
+    allows. Every other write still waits."""
+    flushed: list[int] = []
+    flush = os.fdatasync
+
+    def counted(fd: int) -> None:
+        flushed.append(fd)
+        flush(fd)
+
+    monkeypatch.setattr(os, "fdatasync", counted)
+    with reading(ctx.sessions) as session:
+        postgres = session.connection().dialect.name == "postgresql"
+        if postgres:  # the server's own setting (the tests' throwaway server runs it off)
+            default = session.connection().exec_driver_sql("SHOW synchronous_commit").scalar()
+    with writing(ctx.sessions, durable=False) as session:
+        ENQUEUE.execute(session.connection(), _queued("<quick@x>", datetime.now(UTC)))
+        if postgres:
+            setting = session.connection().exec_driver_sql("SHOW synchronous_commit").scalar()
+            assert setting == "off"
+    assert flushed == []
+    with reading(ctx.sessions) as session:
+        seen = session.execute(
+            select(func.count()).select_from(OUTBOX).where(OUTBOX.c.message_id == "<quick@x>")
+        ).scalar_one()
+        if postgres:  # the setting was the transaction's own
+            after = session.connection().exec_driver_sql("SHOW synchronous_commit").scalar()
+            assert after == default
+    assert seen == 1
+    with writing(ctx.sessions) as session:
+        ENQUEUE.execute(session.connection(), _queued("<kept@x>", datetime.now(UTC)))
+    assert len(flushed) == (0 if postgres else 1)
