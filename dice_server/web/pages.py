@@ -36,6 +36,8 @@ def field_error(form: FlaskForm, exc: ServiceError, payload: dict[str, Any] | No
 
     A unit list's position (``attacker[2].count``) is turned back into the form's field
     for that side and unit, so the message lands beside the box the member filled in.
+    Beside its field the message drops the request's name for it (``battle: ...``): the
+    page names the field by its label.
     """
     name = exc.field or ""
     match = _INDEXED.match(name)
@@ -46,6 +48,6 @@ def field_error(form: FlaskForm, exc: ServiceError, payload: dict[str, Any] | No
             name = f"{side}_{units[index]['unit']}"
     target = getattr(form, name.split("[")[0].split(".")[0], None) if name else None
     if isinstance(target, Field) and not isinstance(target, HiddenField):
-        target.errors = [*target.errors, exc.message]
+        target.errors = [*target.errors, exc.message.removeprefix(f"{exc.field}: ")]
     else:
         form.form_errors.append(exc.message)

@@ -405,3 +405,30 @@ def test_a_blank_roller_page_is_the_same_once_its_fields_are_drawn(
         },
     )
     assert rolled.status_code == 302, rolled.get_data(as_text=True)[:2000]
+
+
+def test_a_refused_battle_is_told_beside_its_box_by_its_label_alone(
+    app: Flask, league: League
+) -> None:
+    """The service names the request's field in its refusal (``battle: ...``, as the API
+    answers it); beside the form's box the page names the field by its label, once."""
+    axis = logged_in(app, league.ctx, "axis@example.org")
+    path = f"/games/{league.game}/roll"
+    page = axis.get(path).get_data(as_text=True)
+    refused = axis.post(
+        path,
+        data={
+            "nonce": hidden(page, "nonce"),
+            "csrf_token": csrf(page),
+            "round": "1",
+            "turn": "1",
+            "country": "Germany",
+            "battle": "Atlantis Xyz",
+            "attacker_INF": "3",
+            "defender_INF": "2",
+        },
+    )
+    assert refused.status_code == 400
+    shown = entities.unescape(refused.get_data(as_text=True))
+    assert "Battle territory or sea zone: 'Atlantis Xyz' is not a known territory" in shown
+    assert "sea zone: battle:" not in shown
