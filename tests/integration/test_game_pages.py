@@ -371,6 +371,20 @@ def test_the_home_page_lists_whose_turn_it_is_and_the_players_names(
     assert "Axis Axis (axis@example.org)" in roller
 
 
+def battle_form(page: str, battle: str) -> dict[str, str]:
+    """A round of 3 INF against 2 INF in ``battle``, posted from the roller ``page``."""
+    return {
+        "nonce": hidden(page, "nonce"),
+        "csrf_token": csrf(page),
+        "round": "1",
+        "turn": "1",
+        "country": "Germany",
+        "battle": battle,
+        "attacker_INF": "3",
+        "defender_INF": "2",
+    }
+
+
 def test_a_blank_roller_page_is_the_same_once_its_fields_are_drawn(
     app: Flask, league: League, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -386,24 +400,14 @@ def test_a_blank_roller_page_is_the_same_once_its_fields_are_drawn(
     assert len(roller._BLANK_FIELDS) == 1  # drawn at the first page, kept for the second
 
     def without_tokens(html: str) -> str:
-        return re.sub(r'(name="(?:nonce|csrf_token)" type="hidden" value=)"[^"]*"', r"\1", html)
+        """The page without its tokens' values (the form's, and the CSRF token of the
+        menu's log-out form: it carries the time, so it changes with the second)."""
+        return re.sub(r'(<input[^>]*name="(?:nonce|csrf_token)"[^>]*value=)"[^"]*"', r"\1", html)
 
     assert hidden(first, "nonce") != hidden(second, "nonce")
     assert without_tokens(first) == without_tokens(second)
     assert 'name="attacker_INF"' in second
-    rolled = axis.post(
-        path,
-        data={
-            "nonce": hidden(second, "nonce"),
-            "csrf_token": csrf(second),
-            "round": "1",
-            "turn": "1",
-            "country": "Germany",
-            "battle": "Karelia S.S.R.",
-            "attacker_INF": "3",
-            "defender_INF": "2",
-        },
-    )
+    rolled = axis.post(path, data=battle_form(second, "Karelia S.S.R."))
     assert rolled.status_code == 302, rolled.get_data(as_text=True)[:2000]
 
 
@@ -415,19 +419,7 @@ def test_a_refused_battle_is_told_beside_its_box_by_its_label_alone(
     axis = logged_in(app, league.ctx, "axis@example.org")
     path = f"/games/{league.game}/roll"
     page = axis.get(path).get_data(as_text=True)
-    refused = axis.post(
-        path,
-        data={
-            "nonce": hidden(page, "nonce"),
-            "csrf_token": csrf(page),
-            "round": "1",
-            "turn": "1",
-            "country": "Germany",
-            "battle": "Atlantis Xyz",
-            "attacker_INF": "3",
-            "defender_INF": "2",
-        },
-    )
+    refused = axis.post(path, data=battle_form(page, "Atlantis Xyz"))
     assert refused.status_code == 400
     shown = entities.unescape(refused.get_data(as_text=True))
     assert "Battle territory or sea zone: 'Atlantis Xyz' is not a known territory" in shown
