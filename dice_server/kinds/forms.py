@@ -126,13 +126,13 @@ def _reader(unbound: UnboundField) -> _Reader | None:
         return _integer(checks, default)
     if field in (StringField, TextAreaField, HiddenField):
         return _text(checks, default)
-    if field is SelectField and not checks and isinstance(kwargs.get("choices"), list):
-        offered = {c.value if isinstance(c, SelectChoice) else c[0] for c in kwargs["choices"]}
+    choices = kwargs.get("choices")
+    if checks or not isinstance(choices, list):  # no other field kind is read here
+        return None
+    offered = {c.value if isinstance(c, SelectChoice) else c[0] for c in choices}
+    if field is SelectField:
         return lambda values: values[0] if len(values) == 1 and values[0] in offered else _UNSET
-    if issubclass(field, SelectMultipleField) and not checks:
-        if not isinstance(kwargs.get("choices"), list):
-            return None
-        offered = {c.value if isinstance(c, SelectChoice) else c[0] for c in kwargs["choices"]}
+    if issubclass(field, SelectMultipleField):
         return lambda values: list(values) if all(v in offered for v in values) else _UNSET
     return None
 

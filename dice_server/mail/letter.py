@@ -137,8 +137,10 @@ class Letter:
         """The address in From, for the SMTP envelope (as read from the header)."""
         return _address_in(self.sender)
 
-    def _threaded(self) -> bool:
-        return bool(self.thread_root) and self.thread_root != self.message_id
+    @property
+    def _thread(self) -> str | None:
+        """The Message-ID this message replies to; None for the thread's first message."""
+        return self.thread_root if self.thread_root != self.message_id else None
 
     def message(self) -> EmailMessage:
         """The message as the email package builds it."""
@@ -150,8 +152,8 @@ class Letter:
             msg["Cc"] = ", ".join(self.cc)
         msg["Message-ID"] = self.message_id
         msg["Date"] = self.date
-        if self._threaded():
-            msg["In-Reply-To"] = msg["References"] = self.thread_root
+        if self._thread:
+            msg["In-Reply-To"] = msg["References"] = self._thread
         msg.set_content(self.text)
         for filename, data in self.attachments:
             msg.add_attachment(data, maintype="application", subtype="json", filename=filename)
@@ -177,10 +179,9 @@ class Letter:
         if self.cc:
             out.append(kept_line("Cc", ", ".join(self.cc)))
         out += [header_line("Message-ID", self.message_id), header_line("Date", self.date)]
-        if self._threaded():
-            assert self.thread_root is not None
-            out += [kept_line("In-Reply-To", self.thread_root)]
-            out += [kept_line("References", self.thread_root)]
+        thread = self._thread
+        if thread:
+            out += [kept_line(name, thread) for name in ("In-Reply-To", "References")]
         mark = self.boundary.encode("ascii")
         cte, body = text_body(self.text)
         out += [

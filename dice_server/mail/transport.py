@@ -51,17 +51,10 @@ class Copy:
     ) -> list[Copy]:
         """``msg`` written once, a copy for each group of recipients, the copy of group
         *i* with ``reply_to[i]`` (when given) added as its last header."""
-        if isinstance(msg, Letter):
-            sender = msg.envelope_sender
-        else:
-            sender = parseaddr(str(msg["From"]))[1]
+        sender, write = _writer(msg)
         everyone = [a for group in groups for a in group]
         international = not all(a.isascii() for a in (sender, *everyone))
-        if isinstance(msg, Letter):
-            raw = msg.as_bytes(international)
-        else:
-            utf8 = policy.SMTPUTF8.clone(linesep="\n") if international else None
-            raw = msg.as_bytes(policy=utf8)
+        raw = write(international)
         head, _, body = raw.partition(b"\n\n")
         copies = []
         for i, group in enumerate(groups):
@@ -76,6 +69,18 @@ class Copy:
                 mine = copied.as_bytes(policy=policy.SMTPUTF8.clone(linesep="\n"))
             copies.append(cls(mine, sender, list(group), international))
         return copies
+
+
+def _writer(msg: EmailMessage | Letter) -> tuple[str, Callable[[bool], bytes]]:
+    """The envelope sender of ``msg``, and how it is written (``True``: for a relay that
+    speaks SMTPUTF8, an address not being ASCII)."""
+    if isinstance(msg, Letter):
+        return msg.envelope_sender, msg.as_bytes
+
+    def write(international: bool) -> bytes:
+        return msg.as_bytes(policy=policy.SMTPUTF8.clone(linesep="\n") if international else None)
+
+    return parseaddr(str(msg["From"]))[1], write
 
 
 def parsed_message(raw: bytes) -> EmailMessage:
