@@ -64,13 +64,15 @@ def check_fields(payload: Any, allowed: set[str], required: set[str]) -> dict[st
             shown(unknown[0]).strip('"'),
             f"unknown field; expected some of {', '.join(sorted(allowed))}",
         )
-    found = _foreign_value(payload)
-    if found is not None:
-        where, value = found
-        raise field_error(where, f"{_FOREIGN[type(value)]} is not allowed here: {_SEND}")
     try:
         check_value(payload, "request")
     except NotCanonical as exc:
+        # a boolean, null or fraction is named with its field (the walk for it is made
+        # only for a refused request: a plain one is walked once)
+        found = _foreign_value(payload)
+        if found is not None:
+            where, value = found
+            raise field_error(where, f"{_FOREIGN[type(value)]} is not allowed here: {_SEND}")
         raise InvalidRequest(f"{exc} (send integers and strings only)") from None
     missing = sorted(required - set(payload))
     if missing:

@@ -112,7 +112,6 @@ def _find_problem(value: Any) -> tuple[str, str] | None:
         problem = _scalar_problem(value)
         return None if problem is None else ("", problem)
     for key, item in items:
-        step = f"[{key}]" if kind is list else f".{key}"
         if kind is dict and type(key) is not str:
             return (" key", "keys must be strings")
         if kind is dict and not key.isascii():
@@ -123,12 +122,17 @@ def _find_problem(value: Any) -> tuple[str, str] | None:
         if item_kind is dict or item_kind is list:
             found = _find_problem(item)
             if found is not None:
-                return (step + found[0], found[1])
+                return (_step(kind, key) + found[0], found[1])
         else:
             problem = _scalar_problem(item)
             if problem is not None:
-                return (step, problem)
+                return (_step(kind, key), problem)
     return None
+
+
+def _step(kind: type, key: Any) -> str:
+    """How the path to a refused value goes into a list item or an object's member."""
+    return f"[{key}]" if kind is list else f".{key}"
 
 
 def canonical_json(obj: Any, *, checked: bool = False) -> bytes:
