@@ -1,12 +1,14 @@
 """The roller in the browser: the battle, tech, bombing, rocket and note forms. Each post
 runs the same service function as the JSON API, under the form's one-time nonce. The battle
 roller offers the current turn's declared battles; one chosen (``?battle=2``) fills in the
-form with its next round: the declared units, or the survivors once rolled."""
+form with its next round: the declared units, or the survivors once rolled. A blank form
+names the turn the service keeps (its round and the power to move)."""
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -23,12 +25,13 @@ from jinja2 import Template
 from markupsafe import Markup
 from wtforms import HiddenField
 
-from adjudicator.battle.reading import RULESET
+from adjudicator.battle.reading import CLASSIC_RULESET, RULESET
 from dice_server.errors import ServiceError
 from dice_server.kinds import WRITTEN, EntryKind
 from dice_server.kinds.big_world import BigWorldBattleForm
-from dice_server.kinds.forms import plain_payload
+from dice_server.kinds.forms import HeaderForm, plain_payload
 from dice_server.models import Member
+from dice_server.requests import COUNTRIES
 from dice_server.services.entries import Retry
 from dice_server.services.proposals import RulingRoll
 from dice_server.services.rolls import write
@@ -59,7 +62,7 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
         form_class = _form_class(kind, page.summary)
         if prefill:
             return _render(kind, number, member, page, form_class(data=prefill), picked, 200)
-        form, fields = _blank(kind, form_class)
+        form, fields = _blank(kind, form_class, _kept_turn(form_class, page.summary))
         return _render(kind, number, member, page, form, None, 200, fields)
 
     view.__name__ = f"{kind.endpoint}_view"
@@ -111,6 +114,19 @@ def _form_class(kind: EntryKind, summary: GameSummary) -> type[FlaskForm]:
     return kind.form
 
 
+def _kept_turn(form_class: type[FlaskForm], summary: GameSummary) -> dict[str, Any]:
+    """A blank form's game turn and country: the round and the power to move of the turn the
+    service keeps (none in a game whose players keep the board, or for a form without them)."""
+    turn = summary.turn
+    if (
+        summary.ruleset != CLASSIC_RULESET
+        or not issubclass(form_class, HeaderForm)
+        or turn.power not in COUNTRIES
+    ):
+        return {}
+    return {"turn": turn.round, "country": turn.power}
+
+
 def _render(
     kind: EntryKind,
     number: int,
@@ -148,11 +164,15 @@ def _render(
 
 
 _ROLL_FIELDS = "roller_roll_fields.html"
-_BLANK_FIELDS: weakref.WeakKeyDictionary[Template, dict[type[FlaskForm], Markup]] = (
+_BLANK_FIELDS: weakref.WeakKeyDictionary[Template, dict[tuple[Any, ...], Markup]] = (
     weakref.WeakKeyDictionary()
 )
 """The fields of each blank form, drawn by its fields template (a changed template is
-another): a form's defaults and labels are its class's, the same for every member and game."""
+another), by form class and kept turn: a form's defaults and labels are its class's, and the
+turn it names is the same for every game at that turn."""
+_DRAWN_LIMIT = 256
+"""Blank forms kept drawn at most (five powers a round: a league's games span few rounds at
+once)."""
 
 
 class _HiddenFields(FlaskForm):
@@ -163,19 +183,25 @@ class _HiddenFields(FlaskForm):
     nonce = HiddenField()
 
 
-def _blank(kind: EntryKind, form_class: type[FlaskForm]) -> tuple[FlaskForm, Markup | None]:
-    """A fresh, unfilled form of ``form_class`` and its fields as its page draws them
-    (drawn once per form class); None for a kind whose page draws its fields itself."""
+def _blank(
+    kind: EntryKind, form_class: type[FlaskForm], kept: dict[str, Any]
+) -> tuple[FlaskForm, Markup | None]:
+    """A fresh form of ``form_class``, unfilled but for ``kept`` (:func:`_kept_turn`), and its
+    fields as its page draws them (drawn once per form class and turn); None for a kind
+    whose page draws its fields itself."""
     if kind.name != "roll":
-        return form_class(), None
+        return form_class(data=kept), None
     template = current_app.jinja_env.get_template(_ROLL_FIELDS)
     drawn = _BLANK_FIELDS.setdefault(template, {})
-    fields = drawn.get(form_class)
+    key = (form_class, *kept.items())
+    fields = drawn.get(key)
     if fields is not None:
         return _HiddenFields(), fields
-    form = form_class()
+    form = form_class(data=kept)
     draw = get_template_attribute(_ROLL_FIELDS, "fields")
-    fields = drawn[form_class] = draw(form)
+    if len(drawn) >= _DRAWN_LIMIT:  # every turn of a long league drawn: start again
+        drawn.clear()
+    fields = drawn[key] = draw(form)
     return form, fields
 
 

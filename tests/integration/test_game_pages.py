@@ -411,6 +411,58 @@ def test_a_blank_roller_page_is_the_same_once_its_fields_are_drawn(
     assert rolled.status_code == 302, rolled.get_data(as_text=True)[:2000]
 
 
+def selected(html: str, name: str) -> str:
+    """The value the select ``name`` of a page shows: the option marked selected, else the
+    first (as a browser shows it)."""
+    box = re.search(rf'<select[^>]*name="{name}"[^>]*>(.*?)</select>', html, re.S)
+    assert box is not None, name
+    options = re.findall(r'<option([^>]*)value="([^"]*)"([^>]*)>', box.group(1))
+    assert options, box.group(1)[:300]
+    chosen = [value for before, value, after in options if "selected" in before + after]
+    return chosen[0] if chosen else options[0][1]
+
+
+def field_value(html: str, name: str) -> str:
+    found = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', html)
+    assert found is not None, name
+    return found.group(1)
+
+
+def test_a_blank_roller_names_the_kept_turn(
+    app: Flask, league: League, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A blank form (no declared battle chosen) names the turn the service keeps: its round
+    and the power to move, in a game moved in at Germany's turn of round 2; each turn's form
+    is drawn once. A Big World 1942 game keeps no turn: its form starts at its defaults."""
+    from dice_server.services.games import create_game
+    from dice_server.web import roller
+    from tests.integration.test_turns import initial_json
+
+    monkeypatch.setattr(roller, "_BLANK_FIELDS", type(roller._BLANK_FIELDS)())
+    doc = initial_json()
+    doc["round"], doc["to_move"] = 2, "Germany"
+    moved = create_game(
+        league.ctx, axis="axis@example.org", allies="allies@example.org", position=doc
+    ).game_number
+    big = create_game(
+        league.ctx, axis="axis@example.org", allies="allies@example.org", ruleset="big_world_1942"
+    ).game_number
+    axis = logged_in(app, league.ctx, "axis@example.org")
+    for _ in range(2):  # drawn, then kept
+        page = axis.get(f"/games/{moved}/roll").get_data(as_text=True)
+        assert (field_value(page, "turn"), selected(page, "country")) == ("2", "Germany")
+        assert field_value(page, "round") == "1"  # the battle's first round
+    opening = axis.get(f"/games/{league.game}/roll").get_data(as_text=True)
+    assert (field_value(opening, "turn"), selected(opening, "country")) == ("1", "USSR")
+    assert len(next(iter(roller._BLANK_FIELDS.values()))) == 2  # one per kept turn
+    tech = axis.get(f"/games/{moved}/tech").get_data(as_text=True)
+    assert (field_value(tech, "turn"), selected(tech, "country")) == ("2", "Germany")
+    rolled = axis.post(f"/games/{moved}/roll", data=battle_form(page, "Karelia S.S.R."))
+    assert rolled.status_code == 302
+    other = axis.get(f"/games/{big}/roll").get_data(as_text=True)
+    assert (field_value(other, "turn"), selected(other, "country")) == ("1", "USSR")
+
+
 def test_a_refused_battle_is_told_beside_its_box_by_its_label_alone(
     app: Flask, league: League
 ) -> None:
