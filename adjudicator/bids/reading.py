@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from adjudicator.bids.items import ItemDraft, ItemReader
 from adjudicator.bids.model import BidCode, BidItem, Finding
 from adjudicator.diagnostics import Rule, Severity
-from adjudicator.names import AmbiguousName, NameResolutionError, Names, normalise
+from adjudicator.names import AmbiguousName, NameResolutionError, Names, UnknownName, normalise
 from adjudicator.powers import Power
 
 NOTHING = frozenset({"", "0", "none", "nothing", "nil", "nobid", "no"})
@@ -76,12 +76,13 @@ def places(reader: ItemReader, drafts: list[ItemDraft]) -> dict[str, str | None]
                 line,
             )
             continue
-        except NameResolutionError:
+        except NameResolutionError as exc:
             found[written] = None
+            why = f" ({exc.reason})" if isinstance(exc, UnknownName) and exc.reason else ""
             reader.error(
                 BidCode.UNKNOWN_PLACE,
-                f"{where}: {written!r} is not a territory or sea zone of this board, so "
-                "nothing can be placed there. The value still counts; name a place on "
+                f"{where}: {written!r} is not a territory or sea zone of this board{why}, "
+                "so nothing can be placed there. The value still counts; name a place on "
                 "the board.",
                 line,
             )

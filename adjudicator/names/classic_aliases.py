@@ -60,7 +60,7 @@ CLASSIC_ALIASES: Mapping[str, tuple[str, ...]] = {
     "Madagascar": ("Mad", "Madag"),
     "Manchuria": ("Man", "Manch", "Manc"),
     "Mexico": ("Mex",),
-    "Midway": ("Mid",),
+    "Midway": ("Mid", "Midway Island", "Midway Isl", "Midway Is"),
     "Mongolia": ("Mong", "Mon"),
     "Mozambique": ("Moz",),
     "New Guinea": ("NG", "N Guinea"),

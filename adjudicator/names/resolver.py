@@ -11,8 +11,10 @@ IAAPA Error Correction, Section VI (Typographical Errors):
 
 So: a word matching a name exactly (ignoring case, spaces and punctuation) is taken as
 written, even if the player meant another name; only a word matching no name is corrected,
-and only when one name is nearest within a tolerance scaled by the word's length; a word with
-a digit in it is never corrected; several names equally near is an :class:`AmbiguousName`.
+and only when one name is nearest within a tolerance scaled by the word's length, each of its
+words misspelt on its own (:func:`misspelt_word_by_word`: "West Russia" is two letters from
+"West US Sea", but "Russia" is no misspelling of "US Sea"); a word with a digit in it is
+never corrected; several names equally near is an :class:`AmbiguousName`.
 
 A table given :class:`~adjudicator.names.abbreviating.Shortenings` (places) first reads a
 word that is no name as an abbreviation (IAAPA Abbreviations: "A player may use any
@@ -85,6 +87,44 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return prev[-1]
 
 
+_RUN = 4
+"""The most words one side of a word-by-word reading may join: "SSR" is "S.S.R." (three
+words), "USSR" "U.S.S.R." (four)."""
+
+
+def misspelt_word_by_word(written: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """Whether the words ``written`` are the words of ``name`` misspelt one by one: in order,
+    each written word, or run of words written apart ("Sea Zone"), reads as one word of the
+    name, or a run of its words written together ("SeaZone", "SSR"), within the tolerance of
+    its own length (:func:`typo_tolerance`).
+
+    A misspelling is read within a word, never across one: "West Russia" is not "West US
+    Sea", though the two are two letters apart once their spaces are dropped, since "Russia"
+    is not a misspelling of "US Sea" (Error Correction VI: the correct word must be readily
+    decipherable)."""
+    reached = {(0, 0)}
+    todo = [(0, 0)]
+    while todo:
+        i, j = todo.pop()
+        for di in range(1, _RUN + 1):
+            if i + di > len(written):
+                break
+            mine = "".join(written[i : i + di])
+            limit = typo_tolerance(len(mine))
+            for dj in range(1, (_RUN if di == 1 else 1) + 1):
+                if j + dj > len(name):
+                    break
+                if (i + di, j + dj) in reached:
+                    continue
+                theirs = "".join(name[j : j + dj])
+                if edit_distance(mine, theirs, limit) <= limit:
+                    if (i + di, j + dj) == (len(written), len(name)):
+                        return True
+                    reached.add((i + di, j + dj))
+                    todo.append((i + di, j + dj))
+    return False
+
+
 class Match(Enum):
     """How a written word was resolved."""
 
@@ -150,9 +190,12 @@ class NameResolutionError(ValueError):
 
 
 class UnknownName(NameResolutionError):
-    """No name matches the word, nor is one readily decipherable from it."""
+    """No name matches the word, nor is one readily decipherable from it. ``near``: the
+    names as near by the letters that a word of differs whole (named in the reason)."""
 
-    def __init__(self, written: str, kind: str, reason: str = "") -> None:
+    def __init__(
+        self, written: str, kind: str, reason: str = "", near: tuple[str, ...] = ()
+    ) -> None:
         message = f"{written!r} is not a known {kind}"
         if reason:
             message += f": {reason}"
@@ -160,6 +203,7 @@ class UnknownName(NameResolutionError):
             message += "; check the spelling or write the name in full"
         super().__init__(written, kind, message)
         self.reason = reason
+        self.near = near
 
 
 class AmbiguousName(NameResolutionError):
@@ -196,6 +240,9 @@ class _Reading(Generic[T]):
     hits: tuple[_Hit[T], ...]
     too_short: bool = False
     """The stem is too short to correct: a single hit is not taken, only named."""
+    near: tuple[_Hit[T], ...] = ()
+    """Without hits: the names as near by their letters that differ by a whole word (named
+    in the refusal, not taken: :func:`misspelt_word_by_word`)."""
 
 
 class NameTable(Generic[T]):
@@ -235,6 +282,7 @@ class NameTable(Generic[T]):
         self._shortened = (
             AbbreviationIndex(entries, shortenings) if shortenings is not None else None
         )
+        self._shortenings = shortenings
 
     def __contains__(self, written: object) -> bool:
         return isinstance(written, str) and normalise(written) in self._exact
@@ -262,17 +310,27 @@ class NameTable(Generic[T]):
                 self.kind,
                 f"a number is never a typographical error ({RULE})" if key else "it is blank",
             )
-        if self._shortened is None:
-            reading = self._cache.get(key)
-            if reading is None:
-                reading = self._cache[key] = _Reading(Match.CORRECTED, self._nearest(key))
-        else:
-            form = words(written)
-            cache_key = " ".join(form)
-            reading = self._cache.get(cache_key)
-            if reading is None:
-                reading = self._cache[cache_key] = self._read(key, form, self._shortened)
+        form = words(written)
+        cache_key = " ".join(form)
+        reading = self._cache.get(cache_key)
+        if reading is None:
+            if self._shortened is None:
+                typos, near = self._nearest(key, form)
+                reading = _Reading(Match.CORRECTED, typos, near=near)
+            else:
+                reading = self._read(key, form, self._shortened)
+            self._cache[cache_key] = reading
         hits = reading.hits
+        if not hits and reading.near:
+            named = tuple(sorted(f"{self._label(h.value)} ({h.alias})" for h in reading.near))
+            raise UnknownName(
+                written,
+                self.kind,
+                f"{', '.join(named)} {'is' if len(named) == 1 else 'are'} as near by the "
+                "letters, but a word differs whole, and a misspelling is read word by word "
+                f"({RULE}: the correct word must be readily decipherable)",
+                named,
+            )
         if not hits:
             raise UnknownName(written, self.kind)
         if reading.too_short and len(hits) == 1:
@@ -292,12 +350,12 @@ class NameTable(Generic[T]):
         shortened = tuple(_Hit(v, a, 0) for v, a in index.fits(form).items())
         if len(shortened) > 1:
             return _Reading(Match.ABBREVIATED, shortened)
-        typos = self._nearest(key)
+        typos, near = self._nearest(key, form)
         if len(shortened) == 1:
             if len(typos) == 1 and typos[0].value == shortened[0].value:
                 return _Reading(Match.CORRECTED, typos)  # "Ukrain": a letter short is a typo
             return _Reading(Match.ABBREVIATED, shortened)
-        return _Reading(Match.CORRECTED, typos, too_short=not index.correctable(form))
+        return _Reading(Match.CORRECTED, typos, not index.correctable(form), near)
 
     def _exact_hits(self, key: str) -> tuple[_Hit[T], ...]:
         for candidate in self._forms(key):
@@ -311,22 +369,41 @@ class NameTable(Generic[T]):
             forms.append(key[:-1])
         return forms
 
-    def _nearest(self, key: str) -> tuple[_Hit[T], ...]:
-        """The hits at the smallest distance within tolerance, one per value."""
+    def _nearest(
+        self, key: str, written: tuple[str, ...]
+    ) -> tuple[tuple[_Hit[T], ...], tuple[_Hit[T], ...]]:
+        """The hits at the smallest distance within tolerance, one per value: ``key`` the
+        written name normalised, ``written`` its words, each misspelt on its own
+        (:func:`misspelt_word_by_word`); and, when there is none, the names as near by the
+        letters alone (a word of them differs whole)."""
         best: dict[T, _Hit[T]] = {}
+        near: dict[T, _Hit[T]] = {}
         for form in self._forms(key):
             limit = typo_tolerance(len(form))
+            if form != key and written:  # the plural's "s" dropped: from the last word too
+                written = (*written[:-1], written[-1].removesuffix("s"))
+            stem = self._stem(written)
             for alias_key in self._fuzzy_keys:
                 d = edit_distance(form, alias_key, limit)
                 if d > limit:
                     continue
                 for value, alias in self._exact[alias_key].items():
-                    if value not in best or d < best[value].distance:
-                        best[value] = _Hit(value, alias, d)
-        if not best:
-            return ()
-        nearest = min(h.distance for h in best.values())
-        return tuple(h for h in best.values() if h.distance == nearest)
+                    aligned = misspelt_word_by_word(stem, self._stem(words(alias)))
+                    found = best if aligned else near
+                    if value not in found or d < found[value].distance:
+                        found[value] = _Hit(value, alias, d)
+        return _nearest_of(best), () if best else _nearest_of(near)
+
+    def _stem(self, written: tuple[str, ...]) -> tuple[str, ...]:
+        """The words of a name less the endings naming its kind of place ("North Sea SZ" is
+        north): misspelt or not, an ending says which kind, not which place."""
+        if self._shortenings is None:
+            return written
+        while True:
+            stem, ending = self._shortenings.split(written)
+            if not ending:
+                return written
+            written = stem
 
     def _one(self, written: str, hits: tuple[_Hit[T], ...], match: Match) -> Resolution[T]:
         if len(hits) > 1:
@@ -340,3 +417,11 @@ class NameTable(Generic[T]):
         return Resolution(
             written, hit.value, self._label(hit.value), hit.alias, match, hit.distance
         )
+
+
+def _nearest_of(hits: dict[T, _Hit[T]]) -> tuple[_Hit[T], ...]:
+    """The hits at the smallest distance of ``hits``."""
+    if not hits:
+        return ()
+    nearest = min(h.distance for h in hits.values())
+    return tuple(h for h in hits.values() if h.distance == nearest)

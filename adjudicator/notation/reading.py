@@ -250,7 +250,9 @@ class Reader:
                 "ambiguous-name",
             )
         else:
-            reason = failure.reason if isinstance(failure, UnknownName) else ""
+            reason = ""
+            if isinstance(failure, UnknownName) and not failure.near:
+                reason = failure.reason
             self.error(
                 line,
                 rule,

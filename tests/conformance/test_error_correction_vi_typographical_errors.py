@@ -83,6 +83,28 @@ class TestSectionVITypographicalErrors:
         with pytest.raises(UnknownName):
             names.place("Mosquito")
 
+    def test_a_misspelling_is_read_word_by_word(self, names: Names) -> None:
+        """In all cases, the correct word must be readily decipherable: a name is corrected
+        only when each of its words is a simple misspelling of a word of the name. "West
+        Russia" (a territory of later editions) is two letters from "West US Sea" once the
+        spaces are dropped, but "Russia" is no misspelling of "US Sea": the place is unknown,
+        and the refusal names the near name it was not read as."""
+        with pytest.raises(UnknownName) as caught:
+            names.place("West Russia")
+        refusal = str(caught.value)
+        assert "West US Sea Zone" in refusal and "word differs whole" in refusal
+        assert caught.value.near == ("West US Sea Zone (West US Sea)",)
+        for written, meant in [
+            ("Westerneurop", "West Europe"),  # words run together, a letter short
+            ("Souht Africa", "South Africa"),  # letters swapped within a word
+            ("Ukrain SSR", "Ukraine S.S.R."),  # "SSR" is "S.S.R." written together
+            ("North Sea SZ", "North Sea Zone"),  # an ending saying it is a sea zone, twice
+            ("Midway Isl", "Midway"),  # the island, not the sea zone beside it
+        ]:
+            r = names.place(written)
+            assert r.value == meant, written
+        assert names.place("Westerneurop").corrected
+
     def test_an_abbreviation_of_two_zones_is_not_corrected_to_a_third(self, names: Names) -> None:
         """In all cases, the correct word must be readily decipherable: "Car SZ" starts the
         names of the Caroline Islands' zone and the Carribean's, so it is neither, and never

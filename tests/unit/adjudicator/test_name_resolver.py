@@ -173,9 +173,9 @@ def _count_searches(monkeypatch: pytest.MonkeyPatch, t: NameTable[str]) -> list[
     calls: list[str] = []
     original = t._nearest
 
-    def counting(key: str):  # type: ignore[no-untyped-def]
+    def counting(key: str, written: tuple[str, ...]):  # type: ignore[no-untyped-def]
         calls.append(key)
-        return original(key)
+        return original(key, written)
 
     monkeypatch.setattr(t, "_nearest", counting)
     return calls
