@@ -15,6 +15,7 @@ places and unit lists (:func:`adjudicator.notation.reading.items`).
 from __future__ import annotations
 
 import operator
+import re
 from itertools import compress
 from typing import NamedTuple
 
@@ -152,6 +153,15 @@ class Route(NamedTuple):
     named_origin: bool
 
 
+_MOVE_FORM = "write moves as: <from> <units> [on <sea zone> <TRN>] [to <place>]"
+_LISTED = re.compile(r"\s*\d{1,2}\s*[.)]\s+[^\W\d_]")
+"""A line numbered as a list is ("1. Karelia with 3 inf ..."): a battle, written in prose."""
+_BATTLE_FORM = (
+    'write each battle as "Attack #1 - Karelia (its defenders)", then each origin of its '
+    'attackers on a line of its own: "E Eur 3 INF, 2 ARM", "Ger 1 FTR (land Ger)"'
+)
+
+
 def read_route(
     reader: Reader,
     line: int,
@@ -183,7 +193,7 @@ def read_route(
                 line,
                 rule,
                 f"could not read {span_text(text, toks, stop, seg.end)!r}",
-                "write moves as: <from> <units> [on <sea zone> <TRN>] [to <place>]",
+                _BATTLE_FORM if attack and _LISTED.match(text) else _MOVE_FORM,
             )
         for item in found:
             place = None

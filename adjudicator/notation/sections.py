@@ -65,7 +65,7 @@ _POWER = (
     r"ussr|russia|soviets?|germany|german|ger|uk|britain|british|england|japan|"
     r"japanese|jap|usa|us|america|american"
 )
-_ROUND = r"(?:turn|round|rd)?\s*#?\s*\d{1,2}"
+_ROUND = r"(?:turn|round|rd|r)?\s*#?\s*\d{1,2}"
 _PREFIX = rf"(?>(?:(?:{_POWER})\s*{_ROUND}|(?:r|g|j|uk|us|usa)\d{{1,2}})\s*[-:,]?\s*)?"
 """The power and round a header may start with ("G3 ", "UK turn 2: "). Atomic: what follows
 it starts with a letter, so it can only end where it ends greedily (after the round and any
@@ -110,7 +110,9 @@ _KIND_WORDS: tuple[tuple[TurnKind, re.Pattern[str]], ...] = (
     ),
 )
 
-_TITLE_ROUND = re.compile(rf"\b(?P<power>{_POWER})\s*(?P<round>{_ROUND})\b", re.IGNORECASE)
+_TITLE_ROUND = re.compile(
+    rf"\b(?P<power>{_POWER})\s*[,:\-]?\s*(?P<round>{_ROUND})\b", re.IGNORECASE
+)
 _COMPACT_ROUND = re.compile(r"\b(?P<power>r|g|uk|j|us|usa)(?P<round>\d{1,2})\b", re.IGNORECASE)
 _KIND_WORDS_LOW = tuple((kind, re.compile(pattern.pattern)) for kind, pattern in _KIND_WORDS)
 _TITLE_ROUND_LOW = re.compile(_TITLE_ROUND.pattern)
@@ -118,6 +120,12 @@ _COMPACT_ROUND_LOW = re.compile(_COMPACT_ROUND.pattern)
 """:data:`_KIND_WORDS`, :data:`_TITLE_ROUND` and :data:`_COMPACT_ROUND` for lower-cased
 ASCII text (every letter of the patterns is lower case)."""
 _NOT_DIGITS = re.compile(r"\D")
+_NAMED_POWER = re.compile(
+    r"\b(?:germany|german|ger|uk|britain|british|england|japan|japanese|jap|usa|america|"
+    r"american)\b",
+    re.IGNORECASE,
+)
+"""A power other than the USSR named in full in a title: beside it, "R1" is round 1."""
 _COMPACT_POWERS = {"r": "USSR", "g": "Germany", "uk": "UK", "j": "Japan", "us": "USA", "usa": "USA"}
 
 _GREETING = re.compile(
@@ -276,9 +284,19 @@ def title(text: str, *, subject: bool = False, low: str | None = None) -> Title 
             c = _COMPACT_ROUND_LOW.search(low) if plain else _COMPACT_ROUND.search(text)
             if c is not None:
                 power, number = _COMPACT_POWERS[c.group("power").lower()], int(c.group("round"))
+                other = _NAMED_POWER.search(text)
+                if c.group("power").lower() == "r" and other is not None:
+                    power = other.group(0)  # "Germany: pre-combat, R1": round 1, not Russia's
+    if kind is None and power is not None and _BARE_COMBAT.search(low) is not None:
+        kind = TurnKind.PRE_COMBAT  # "Germany round 1 - combat": the combat turn
     if kind is None and not (subject and power is not None):
         return None
     return Title(kind, power, number)
+
+
+_BARE_COMBAT = re.compile(r"\bcombat\b")
+"""The word "combat" alone (no "pre-", "post-" or "non-" before it, which :data:`_KIND_WORDS`
+read first): beside a power and round, a title of the combat turn."""
 
 
 _GREETING_STARTS = frozenset({"hi", "he", "de", "gr", "ho", "yo", "go"})

@@ -67,6 +67,14 @@ def test_lines_that_are_not_headers(line: str) -> None:
         ("UK turn 5 post-combat", TurnKind.POST_COMBAT, "UK", 5),
         ("US 1 final", TurnKind.POST_COMBAT, "US", 1),
         ("Special orders for your UK 2 attacks", TurnKind.SPECIAL_ORDERS, "UK", 2),
+        # "R3" is round 3 beside a power named (it was read as Russia's round 3)
+        ("Japan R3 post-combat", TurnKind.POST_COMBAT, "Japan", 3),
+        ("Germany, R1 combat moves", TurnKind.PRE_COMBAT, "Germany", 1),
+        ("Germany: pre-combat, R1", TurnKind.PRE_COMBAT, "Germany", 1),
+        ("R1 pre-combat", TurnKind.PRE_COMBAT, "USSR", 1),  # alone, "R1" is Russia's
+        # "combat" alone beside a power and round: the combat turn
+        ("Germany round 1 - combat", TurnKind.PRE_COMBAT, "Germany", 1),
+        ("UK - 2 post-combat", TurnKind.POST_COMBAT, "UK", 2),
     ],
 )
 def test_titles(line: str, kind: TurnKind, power: str, number: int) -> None:
@@ -77,6 +85,7 @@ def test_titles(line: str, kind: TurnKind, power: str, number: int) -> None:
 def test_a_subject_needs_no_kind_word_but_a_body_line_does() -> None:
     assert title("Game 12 - J4", subject=True) is not None
     assert title("Russia 1 INF moves") is None
+    assert title("No combat this turn") is None  # no power and round: no title
 
 
 def test_greetings_and_closers() -> None:
@@ -303,3 +312,15 @@ def test_mutated_corpus_emails_never_crash_the_parser() -> None:
             parse(text, strict=True)
         except NotationError:
             pass
+
+
+def test_an_attack_written_as_a_numbered_list_is_told_how_a_battle_is_written() -> None:
+    """A new player lists his attacks ("1. Karelia with 3 inf ..."): the error says how a
+    battle and its origins are written; an unreadable move keeps the move's form."""
+    turn = parse(
+        "Germany 1 pre-combat\nCombat moves:\n1. Karelia with 3 inf from E Eur\n"
+        "Attack #2 - Egypt\nLibya 1 inf + 2\n"
+    )
+    listed, move = (d for d in turn.diagnostics if d.severity is Severity.ERROR)
+    assert listed.line == 3 and 'write each battle as "Attack #1 - Karelia' in listed.suggestion
+    assert move.line == 5 and move.suggestion.startswith("write moves as:")
