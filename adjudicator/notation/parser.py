@@ -72,6 +72,11 @@ _SECTION_RULES = {
     Section.SPECIAL: Rule.SPECIAL_ORDERS,
     Section.NONE: Rule.PROCEDURES,
 }
+_COUNT_FORM = (
+    'give the territory and IPC count with their units, as "USSR 24/$24" (Post Combat Orders: '
+    '"use units to distinguish between territory count and IPC count, i.e. UK 30/$32")'
+)
+"""How a count the parser could not read is written."""
 _POST_SECTIONS = frozenset(
     {Section.RESULTS, Section.NON_COMBAT, Section.PLACEMENT, Section.MAP, Section.COUNT}
 )
@@ -418,7 +423,9 @@ class TurnParser:
                 number,
                 rule,
                 f"could not read {text.strip()!r}",
-                "write the order in the rule book's notation, e.g. "
+                _COUNT_FORM
+                if self.section is Section.COUNT
+                else "write the order in the rule book's notation, e.g. "
                 '"Kar 2 FTR (land Karelia)", or remove the line',
             )
         elif mentions_units(r, text, toks):

@@ -324,3 +324,13 @@ def test_an_attack_written_as_a_numbered_list_is_told_how_a_battle_is_written() 
     listed, move = (d for d in turn.diagnostics if d.severity is Severity.ERROR)
     assert listed.line == 3 and 'write each battle as "Attack #1 - Karelia' in listed.suggestion
     assert move.line == 5 and move.suggestion.startswith("write moves as:")
+
+
+def test_an_unreadable_count_is_told_the_counts_form() -> None:
+    """Post Combat Orders: "give a territory and IPC count. Please use units to distinguish
+    between territory count and IPC count, i.e. UK 30/$32": "Income: 28" says neither."""
+    turn = parse("USSR 1 post-combat\nIncome: 28\n")
+    (unread,) = turn.diagnostics
+    assert (unread.line, unread.severity) == (2, Severity.ERROR)
+    assert "UK 30/$32" in unread.suggestion and "Kar 2 FTR" not in unread.suggestion
+    assert parse("USSR 1 post-combat\nIncome: USSR 24/$28\n").counts[0].ipcs == 28
