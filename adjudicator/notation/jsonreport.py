@@ -61,7 +61,8 @@ count-units ("UK 30/32"),
 total-mismatch, defender-mismatch, missing-origin, no-attackers, destination-mismatch,
 duplicate-battle, not-read (a line naming units that was not understood), no-orders,
 unstated-outcome (a result giving casualties but not how the battle ended, "lost my sub":
-read as lost). Notes:
+read as lost), unclear-survivors (units after "lost" that could split anywhere between lost
+and left, "lost 2 INF, 1 ARM, 3 FTR left": read as the first lost). Notes:
 quoted, implicit-battle (a battle read from a move, with no header), not-read (chat),
 abbreviation (a shortened place name read as the one place it fits: "Caro SZ").
 Example (the rule book's Precombat example, battle #1 only)::

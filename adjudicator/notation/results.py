@@ -192,6 +192,29 @@ def result(
             took = _loss_object(reader, line, toks, i + 1, n)
             if took is not None:
                 units, stop = took
+                splits = _clauses(toks, i + 1, stop)
+                if splits and stop < n and toks[stop].low in _POSTFIX_SURVIVORS:
+                    # "Lost 1 FTR. 1 AC, 2 FTR remain", "won, lost 1 sub, 2 INF left": the
+                    # loss, then the survivors
+                    split = splits[0]
+                    lost = _loss_object(reader, line, toks, i + 1, split)
+                    left, _, _ = reader.units(line, toks, split, stop, Rule.POST_COMBAT)
+                    losses = losses + (lost[0] if lost else Units())
+                    survivors = survivors + left
+                    loss_phrase = loss_phrase or (i, split)
+                    if len(splits) > 1:
+                        said = span_text(text, toks, i, stop + 1)
+                        reader.warning(
+                            line,
+                            Rule.POST_COMBAT,
+                            f"{said!r} could split its units anywhere between lost and left: "
+                            f"read as {losses} lost, {survivors} left",
+                            'write the two apart: "lost 1 SUB; 2 INF, 1 ARM left"',
+                            "unclear-survivors",
+                        )
+                    mode = "survivors"
+                    i = stop + 1
+                    continue
                 if stop < n and toks[stop].low in _POSTFIX_SURVIVORS:
                     outcome = outcome or CombatOutcome.LOST  # "lost, 2 INF left" unpunctuated
                     survivors = survivors + units
@@ -292,6 +315,23 @@ def _loss_object(
             return Units.of({unit: 2}), j + used
     units, stop, _ = reader.units(line, toks, j, n, Rule.POST_COMBAT)
     return units, stop
+
+
+def _clauses(toks: Tokens, start: int, stop: int) -> list[int]:
+    """Where a unit list read from ``start`` to ``stop`` after a loss verb may start another
+    clause with a count: after a full stop ("1 FTR. 1 AC, 2 FTR": at the second "1") or a
+    comma ("1 sub, 2 INF"). A full stop ends the loss for certain, so only its clause is
+    given; commas give each place the list could split."""
+    commas: list[int] = []
+    for k in range(start, stop - 1):
+        written = toks[k].text
+        if toks[k + 1].kind != NUM:
+            continue
+        if written in (".", ";", "!") or (toks[k].kind == WORD and written.endswith(".")):
+            return [k + 1]
+        if written == ",":
+            commas.append(k + 1)
+    return commas
 
 
 def _died(toks: list[Token], i: int, n: int) -> int:

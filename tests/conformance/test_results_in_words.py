@@ -41,6 +41,32 @@ class TestPostCombatResults(NotationCase):
         ]
         assert turn.diagnostics == ()
 
+    def test_the_losses_then_the_survivors_in_one_result(self, read: Read) -> None:
+        """A loss, then the survivors, in one line: "Lost 1 FTR. 1 AC, 2 FTR remain." was
+        read as 3 FTR and the AC surviving, the fighter lost counted with them."""
+        turn = read(
+            "Results:\n#1 Hawaii SZ: Won. Lost 1 FTR. 1 AC, 2 FTR remain.\n"
+            "#2 Karelia: won; lost 1 sub, 2 INF left\n"
+        )
+        assert [(r.outcome, r.survivors, r.losses) for r in turn.results] == [
+            (CombatOutcome.WON, Units.of({U.AC: 1, U.FTR: 2}), Units.of({U.FTR: 1})),
+            (CombatOutcome.WON, Units.of({U.INF: 2}), Units.of({U.SUB: 1})),
+        ]
+        assert turn.diagnostics == ()
+
+    def test_where_the_lost_end_and_the_left_begin_is_told_when_unclear(self, read: Read) -> None:
+        """...the engine says how it read them rather than guess silently: "lost 2 INF, 1
+        ARM, 3 FTR left" could end the losses after any of the three."""
+        turn = read("Results:\n#1 Karelia: won, lost 2 INF, 1 ARM, 3 FTR left\n")
+        (result,) = turn.results
+        assert (result.survivors, result.losses) == (
+            Units.of({U.ARM: 1, U.FTR: 3}),
+            Units.of({U.INF: 2}),
+        )
+        assert [(d.severity, d.code) for d in turn.diagnostics] == [
+            (Severity.WARNING, "unclear-survivors")
+        ]
+
     def test_every_attacker_destroyed_is_lost_without_doubt(self, read: Read) -> None:
         turn = read("Results:\n#4 Egypt: all my units died\n#5 Norway: lost everything")
         assert [(r.outcome, r.survivors) for r in turn.results] == [
