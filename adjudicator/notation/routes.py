@@ -110,6 +110,9 @@ def segments(toks: list[Token]) -> tuple[list[Segment], bool]:
         if mark == _SKIPPED:
             if i == start:
                 start = i + 1
+            elif i + 1 == n or toks[i + 1].low in marks:  # "2 TRN move to ...": the units end
+                found.append(make(Segment, (role, start, i)))
+                start = resume = i + 1
             continue
         skip = 1
         if mark == _WALK_IN:

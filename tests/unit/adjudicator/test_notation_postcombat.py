@@ -190,6 +190,25 @@ def test_non_combat_moves() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("line", "origin", "units", "destination"),
+    [
+        ("UK SZ: 2 TRN move to E Can SZ", "North Sea Zone", {U.TRN: 2}, "East Canada Sea Zone"),
+        ("Kar 2 INF moves -> Russia", "Karelia S.S.R.", {U.INF: 2}, "Russia"),
+        ("UK 1 FTR fly to Russia", "United Kingdom", {U.FTR: 1}, "Russia"),
+    ],
+)
+def test_a_verb_between_the_units_and_where_they_go(
+    line: str, origin: str, units: dict[U, int], destination: str
+) -> None:
+    """The verb after the units ("2 TRN move to ...") was read as a place name."""
+    turn = parse(f"Non-combat moves:\n{line}")
+    assert [(m.origin, m.units, m.destination) for m in turn.moves] == [
+        (origin, Units.of(units), destination)
+    ]
+    assert turn.diagnostics == ()
+
+
 def test_a_move_needs_a_destination() -> None:
     turn = parse("Non-combat moves:\nKar 2 FTR")
     assert turn.moves == () and codes(turn) == [(2, "error", "no-destination")]
