@@ -72,7 +72,8 @@ def check_fields(payload: Any, allowed: set[str], required: set[str]) -> dict[st
         found = _foreign_value(payload)
         if found is not None:
             where, value = found
-            raise field_error(where, f"{_FOREIGN[type(value)]} is not allowed here: {_SEND}")
+            message = f"{_FOREIGN[type(value)]} is not allowed here: {_SEND}"
+            raise field_error(where, message) from None
         raise InvalidRequest(f"{exc} (send integers and strings only)") from None
     missing = sorted(required - set(payload))
     if missing:
