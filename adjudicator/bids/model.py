@@ -68,7 +68,11 @@ class BidCode(StrEnum):
     """Error: units or IPCs bid for the USSR, the UK or the USA: bids are "for the Axis
     powers" (IAAPA Bidding)."""
     NO_POWER = "no-power"
-    """Error: an item naming no power (and no other item of the bid lending it one)."""
+    """Error: an item naming no power (and no other item of the bid lending it one), unless
+    its place names it (:attr:`POWER_OF_PLACE`)."""
+    POWER_OF_PLACE = "power-of-place"
+    """Info: land units naming no power, placed in a territory an Axis power controls: only
+    that power may place land units there (IAAPA Bidding), so they are its."""
     UNKNOWN_POWER = "unknown-power"
     """Error: a word where the power goes that names no power ("3 Italian INF Libya")."""
     NO_PLACE = "no-place"

@@ -210,6 +210,22 @@ class TestLandUnits:
         lost = arranged({"Libya": {UK: {U.INF: 1}}}, owners={"Libya": UK})
         assert errors(check_bid("1 G INF Libya", 3, lost)) == ["land-placement"]
 
+    def test_land_units_naming_no_power_are_the_controlling_powers(self) -> None:
+        """...controlled by the appropriate Axis power: in Ukraine only Germany may place
+        land units, so "2 inf Ukraine" is German (noted, no error). A fighter or a ship,
+        or a territory no Axis power holds, still needs its power named."""
+        check = check_bid("2 inf Ukraine, 1 arm Manchuria", 11)
+        assert found(check) == [
+            (Severity.INFO, "power-of-place", Rule.BID_LAND_UNITS),
+            (Severity.INFO, "power-of-place", Rule.BID_LAND_UNITS),
+        ]
+        assert dict(check.placements) == {
+            "Manchuria": {J: {U.ARM: 1}},
+            UKRAINE: {G: {U.INF: 2}},
+        }
+        for unnamed in ("1 ftr Ukraine", "1 inf Karelia", "1 sub Baltic SZ"):
+            assert "no-power" in errors(check_bid(unnamed, 3)), unnamed
+
     def test_bombers_stand_on_land_the_power_controls(self) -> None:
         assert errors(check_bid("1 J BMB Manchuria", 15)) == []
         check = check_bid("1 J BMB China", 15)
