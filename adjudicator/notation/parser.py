@@ -77,6 +77,12 @@ _COUNT_FORM = (
     '"use units to distinguish between territory count and IPC count, i.e. UK 30/$32")'
 )
 """How a count the parser could not read is written."""
+_UNDER_A_HEADER = (
+    'if it is an order, write it under the header of its part of the turn ("Purchases:", '
+    '"Combat moves:", "Non-combat moves:", "Placement:") in the rule book\'s notation, '
+    'e.g. "Kar 2 FTR (land Karelia)"'
+)
+"""What a line naming units before any header is told: orders are read under their header."""
 _POST_SECTIONS = frozenset(
     {Section.RESULTS, Section.NON_COMBAT, Section.PLACEMENT, Section.MAP, Section.COUNT}
 )
@@ -433,7 +439,9 @@ class TurnParser:
                 number,
                 rule,
                 f"{text.strip()!r} mentions units but was not read as an order",
-                "if it is an order, write it in the rule book's notation, e.g. "
+                _UNDER_A_HEADER
+                if self.section is Section.NONE
+                else "if it is an order, write it in the rule book's notation, e.g. "
                 '"OOL for battle #2: INF, ARM, FTR"',
                 "not-read",
             )

@@ -334,3 +334,12 @@ def test_an_unreadable_count_is_told_the_counts_form() -> None:
     assert (unread.line, unread.severity) == (2, Severity.ERROR)
     assert "UK 30/$32" in unread.suggestion and "Kar 2 FTR" not in unread.suggestion
     assert parse("USSR 1 post-combat\nIncome: USSR 24/$28\n").counts[0].ipcs == 28
+
+
+def test_units_named_before_any_header_are_told_to_go_under_one() -> None:
+    """A move written before any header (pasted from elsewhere) is not read; the warning says
+    orders are read under their part's header, not how an order of loss is written."""
+    turn = parse("Germany 1 pre-combat\n3 infantry moved from East Europe to Karelia\n")
+    assert [(d.line, d.code) for d in turn.diagnostics] == [(0, "no-orders"), (2, "not-read")]
+    unread = turn.diagnostics[1]
+    assert '"Combat moves:"' in unread.suggestion and "OOL" not in unread.suggestion
