@@ -215,7 +215,7 @@ class Pages:
         old = self.find("html")
         element.click()
         wait = WebDriverWait(self.driver, WAIT_SECONDS)
-        wait.until(expected_conditions.staleness_of(old))
+        wait.until(_replaced(expected_conditions.staleness_of(old)))
         wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
         self.shot(step)
 
@@ -261,3 +261,20 @@ def give_passwords(ctx: ServiceContext, *addresses: str) -> None:
     """Members made through the services have no password: give them the test's one."""
     for address in addresses:
         set_password(ctx, address, PASSWORD)
+
+
+def _replaced(stale: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    """``stale`` (Selenium's staleness_of), also true when Chromium, asked about the old page's
+    node while the new page replaces it, answers "Node with given id does not belong to the
+    document" (an unknown error, not a stale element)."""
+    from selenium.common.exceptions import WebDriverException
+
+    def check(driver: Any) -> bool:
+        try:
+            return stale(driver)
+        except WebDriverException as exc:
+            if "does not belong to the document" in str(exc):
+                return True
+            raise
+
+    return check
