@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from adjudicator.bids import rules
-from adjudicator.bids.model import BidCheck, BidCode, BidItem, Finding, Placements, bid_finding
+from adjudicator.bids.model import BidCheck, BidItem, Placements
 from adjudicator.bids.reading import read_details
-from adjudicator.diagnostics import Rule, Severity
-from adjudicator.names import Names, classic_names, power_label
+from adjudicator.names import Names, classic_names
 from adjudicator.position import Position, initial
 from adjudicator.powers import Power
 from adjudicator.units import UnitType
@@ -31,11 +29,13 @@ def check_bid(
     still resolve as the text says"); ``total`` is what bids are compared by.
     """
     position = initial() if position is None else position
-    reading = read_details(details, classic_names() if names is None else names)
-    items, read = _powers_of_places(reading.items, reading.findings, position)
+    reading = read_details(
+        details, classic_names() if names is None else names, _axis_controller(position)
+    )
+    items = reading.items
     value = sum(item.value for item in items)
     findings = (
-        *read,
+        *reading.findings,
         *rules.axis_only(items),
         *rules.mixed_signs(items, total),
         *rules.placement_errors(items, position),
@@ -53,55 +53,19 @@ def check_bid(
     )
 
 
-def _powers_of_places(
-    items: tuple[BidItem, ...], findings: tuple[Finding, ...], position: Position
-) -> tuple[tuple[BidItem, ...], tuple[Finding, ...]]:
-    """Land units added with no power named ("2 inf Ukraine") in a territory an Axis power
-    controls are that power's: "Land units may be placed in any territory controlled by the
-    appropriate Axis power" (IAAPA Bidding), and by no other. Their "no power" error gives
-    way to a note saying so."""
-    read, kept = [], list(findings)
-    for item in items:
-        owner = _owner_for(item, position)
-        mine = f"In {item.written!r}:"
-        unnamed = [f for f in kept if _no_power_of(f, item.line, mine)]
-        if owner is None or not unnamed:  # a power written but not known ("Italian") stands
-            read.append(item)
-            continue
-        read.append(replace(item, power=owner))
-        kept = [f for f in kept if f not in unnamed]
-        kept.append(
-            bid_finding(
-                Severity.INFO,
-                Rule.BID_LAND_UNITS,
-                BidCode.POWER_OF_PLACE,
-                f"{mine} no power is named, and {item.place} is {power_label(owner)}'s: read as "
-                f"{power_label(owner)}'s {item.unit.value if item.unit else 'units'} (only the "
-                "power controlling a territory may place land units in it).",
-                item.line,
-            )
-        )
-    return tuple(read), tuple(kept)
+def _axis_controller(position: Position) -> Callable[[str], Power | None]:
+    """The Axis power controlling a territory of ``position`` (None for a sea zone, or a
+    territory no Axis power controls): "Land units may be placed in any territory controlled
+    by the appropriate Axis power" (IAAPA Bidding), and by no other."""
 
+    def controller(place: str) -> Power | None:
+        territory = position.board.territories.get(place)
+        if territory is None or not territory.is_land:
+            return None
+        owner = position.owner(place)
+        return owner if owner in (Power.GERMANY, Power.JAPAN) else None
 
-def _no_power_of(finding: Finding, line: int, start: str) -> bool:
-    """Whether ``finding`` is the "no power" error of the item on ``line`` written so."""
-    return (
-        finding.code == BidCode.NO_POWER
-        and finding.line == line
-        and finding.message.startswith(start)
-    )
-
-
-def _owner_for(item: BidItem, position: Position) -> Power | None:
-    """The Axis power whose land units ``item`` must be, when it names none."""
-    if item.power is not None or item.unit is None or item.place is None or item.removal:
-        return None
-    territory = position.board.territories.get(item.place)
-    if territory is None or not territory.is_land or not item.unit.stats.is_land:
-        return None
-    owner = position.owner(item.place)
-    return owner if owner in (Power.GERMANY, Power.JAPAN) else None
+    return controller
 
 
 def _placements(items: tuple[BidItem, ...]) -> Placements:

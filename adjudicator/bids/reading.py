@@ -22,12 +22,20 @@ while the item's value still counts.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from adjudicator.bids.items import ItemDraft, ItemReader
 from adjudicator.bids.model import BidCode, BidItem, Finding
 from adjudicator.diagnostics import Rule, Severity
-from adjudicator.names import AmbiguousName, NameResolutionError, Names, UnknownName, normalise
+from adjudicator.names import (
+    AmbiguousName,
+    NameResolutionError,
+    Names,
+    UnknownName,
+    normalise,
+    power_label,
+)
 from adjudicator.powers import Power
 
 NOTHING = frozenset({"", "0", "none", "nothing", "nil", "nobid", "no"})
@@ -108,8 +116,13 @@ def places(reader: ItemReader, drafts: list[ItemDraft]) -> dict[str, str | None]
     return found
 
 
-def read_details(details: str, names: Names) -> BidReading:
-    """The items of ``details`` as written, with what could not be read."""
+def read_details(
+    details: str, names: Names, controller: Callable[[str], Power | None] | None = None
+) -> BidReading:
+    """The items of ``details`` as written, with what could not be read. ``controller``
+    gives the Axis power controlling a territory (of the position the bid is placed on):
+    land units added there with no power named are that power's, with a note, since only
+    it may place land units there (IAAPA Bidding)."""
     text = details.strip()
     if normalise(text) in NOTHING:
         return BidReading(None, (), ())
@@ -141,7 +154,11 @@ def read_details(details: str, names: Names) -> BidReading:
     items = []
     for draft in drafts:
         line = draft.line
-        if draft.power is None and not draft.power_unknown:
+        place = read_places.get(draft.place)
+        power = draft.power
+        if power is None and not draft.power_unknown:
+            power = _power_of_place(reader, draft, place, controller)
+        if power is None and not draft.power_unknown:
             reader.error(
                 BidCode.NO_POWER,
                 f"In {draft.written!r}: no power is named for {draft.count} "
@@ -162,14 +179,38 @@ def read_details(details: str, names: Names) -> BidReading:
                 written=draft.written,
                 count=draft.count,
                 unit=draft.unit,
-                power=draft.power,
-                place=read_places.get(draft.place),
+                power=power,
+                place=place,
                 place_written=draft.place,
                 removal=draft.removal,
                 line=draft.line,
             )
         )
     return BidReading(written_total, tuple(items), tuple(reader.findings))
+
+
+def _power_of_place(
+    reader: ItemReader,
+    draft: ItemDraft,
+    place: str | None,
+    controller: Callable[[str], Power | None] | None,
+) -> Power | None:
+    """The power of land units added with none named, in a territory an Axis power
+    controls (noted); None for anything else."""
+    if controller is None or place is None or draft.unit is None or draft.removal:
+        return None
+    owner = controller(place) if draft.unit.stats.is_land else None
+    if owner is not None:
+        reader.note(
+            Severity.INFO,
+            Rule.BID_LAND_UNITS,
+            BidCode.POWER_OF_PLACE,
+            f"In {draft.written!r}: no power is named, and {place} is {power_label(owner)}'s: "
+            f"read as {power_label(owner)}'s {draft.unit.value} (only the power controlling a "
+            "territory may place land units in it).",
+            draft.line,
+        )
+    return owner
 
 
 def _shared(drafts: list[ItemDraft], label: Power | None) -> list[ItemDraft]:
