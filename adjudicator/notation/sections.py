@@ -61,10 +61,12 @@ _PHRASES: dict[Section, str] = {
     r"orders?|notes?|locations?))?",
 }
 
-_POWER = (
-    r"ussr|russia|soviets?|germany|german|ger|uk|britain|british|england|japan|"
-    r"japanese|jap|usa|us|america|american"
+_NOT_RUSSIA = (
+    r"germany|german|ger|uk|britain|british|england|japan|japanese|jap|usa|america|american"
 )
+"""The names of the powers other than the USSR that a title writes in full (not "us": a
+word of any sentence)."""
+_POWER = rf"ussr|russia|soviets?|{_NOT_RUSSIA}|us"
 _ROUND = r"(?:turn|round|rd|r)?\s*#?\s*\d{1,2}"
 _PREFIX = rf"(?>(?:(?:{_POWER})\s*{_ROUND}|(?:r|g|j|uk|us|usa)\d{{1,2}})\s*[-:,]?\s*)?"
 """The power and round a header may start with ("G3 ", "UK turn 2: "). Atomic: what follows
@@ -120,11 +122,7 @@ _COMPACT_ROUND_LOW = re.compile(_COMPACT_ROUND.pattern)
 """:data:`_KIND_WORDS`, :data:`_TITLE_ROUND` and :data:`_COMPACT_ROUND` for lower-cased
 ASCII text (every letter of the patterns is lower case)."""
 _NOT_DIGITS = re.compile(r"\D")
-_NAMED_POWER = re.compile(
-    r"\b(?:germany|german|ger|uk|britain|british|england|japan|japanese|jap|usa|america|"
-    r"american)\b",
-    re.IGNORECASE,
-)
+_NAMED_POWER = re.compile(rf"\b(?:{_NOT_RUSSIA})\b", re.IGNORECASE)
 """A power other than the USSR named in full in a title: beside it, "R1" is round 1."""
 _COMPACT_POWERS = {"r": "USSR", "g": "Germany", "uk": "UK", "j": "Japan", "us": "USA", "usa": "USA"}
 
