@@ -25,6 +25,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, TextAreaField
 from wtforms.validators import DataRequired, ValidationError
 
+from adjudicator.battle.reading import CLASSIC_RULESET
 from adjudicator.request_fields import RequestFieldError
 from adjudicator.triumph_tragedy import TT_SYSTEM
 from adjudicator.triumph_will import WILL_SYSTEM
@@ -55,6 +56,12 @@ RULES_NAMES = {
 def system_of(ruleset: str) -> str:
     """The game system of a game's ``ruleset`` column."""
     return ruleset if ruleset in (TT_SYSTEM, WILL_SYSTEM) else AA_SYSTEM
+
+
+def keeps_turns(ruleset: str) -> bool:
+    """Whether the service keeps the turns (and the board) of a game of ``ruleset``: a
+    Classic game's; in a game of other rules the players keep the board."""
+    return ruleset == CLASSIC_RULESET
 
 
 class SystemRequest(Protocol):

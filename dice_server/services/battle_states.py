@@ -67,8 +67,7 @@ class BattleState:
         data: dict[str, Any] = {
             "battle": self.territory,
             "round": self.rounds + 1,
-            "turn": turn.round,
-            "country": turn.power,
+            **turn.roller_fields(),
         }
         for side, units in self.rolling.items():
             data.update({f"{side}_{unit}": count for unit, count in units.items()})

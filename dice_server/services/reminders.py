@@ -30,6 +30,7 @@ from adjudicator.rulings.forfeits import Owing
 from adjudicator.rulings.record import power_named
 from dice_server import ledger
 from dice_server.db import reading, writing
+from dice_server.kinds.systems import keeps_turns
 from dice_server.ledger import Chain
 from dice_server.models import Game, GameTurn, LedgerEntry, TurnReminder
 from dice_server.services import ServiceContext
@@ -94,7 +95,7 @@ def _turn_power(session: Session, game: Game) -> str | None:
     """The power to move as the game's kept turn says (its genesis position when none);
     None in a game of other rules, whose turns the service does not keep (its players
     keep the board: a Classic power would be wrong there)."""
-    if game.ruleset != "classic":
+    if not keeps_turns(game.ruleset):
         return None
     row = session.get(GameTurn, game.number)
     if row is not None:

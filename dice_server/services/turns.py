@@ -85,6 +85,10 @@ class TurnState:
     def json(self) -> dict[str, Any]:
         return {"round": self.round, "power": self.power, "phase": self.phase}
 
+    def roller_fields(self) -> dict[str, Any]:
+        """The roller's game turn and country in this turn."""
+        return {"turn": self.round, "country": self.power}
+
 
 def player_of(game: Game | Any, power: Power) -> int:
     """The member id playing ``power``: the Axis player moves Germany and Japan."""

@@ -23,7 +23,7 @@ from dice_server import ledger
 from dice_server.db import Fetched, Prepared, reading
 from dice_server.errors import NotFound
 from dice_server.kinds import system_rolls
-from dice_server.kinds.systems import RULES_NAMES, system_of
+from dice_server.kinds.systems import RULES_NAMES, keeps_turns, system_of
 from dice_server.ledger import Chain
 from dice_server.models import Game, GameTurn, LedgerEntry, Member
 from dice_server.services import ServiceContext
@@ -84,6 +84,12 @@ class GameSummary:
     def system(self) -> str:
         """The game system (``aa-classic``, ``triumph-and-tragedy``, ...)."""
         return system_of(self.ruleset)
+
+    @property
+    def roller_turn(self) -> dict[str, Any]:
+        """A blank roller's game turn and country: the round and power to move of the turn
+        the service keeps (none in a game whose players keep the board)."""
+        return self.turn.roller_fields() if keeps_turns(self.ruleset) else {}
 
     @property
     def rules_name(self) -> str:
@@ -566,7 +572,7 @@ def all_games(ctx: ServiceContext) -> list[str]:
         lines = []
         for game in games:
             turn = turns.get(game.number)
-            if game.ruleset != "classic":
+            if not keeps_turns(game.ruleset):
                 where = f"{RULES_NAMES.get(game.ruleset, game.ruleset)}: the players keep the board"
             elif turn is None:
                 where = "round 1, USSR"

@@ -25,13 +25,12 @@ from jinja2 import Template
 from markupsafe import Markup
 from wtforms import HiddenField
 
-from adjudicator.battle.reading import CLASSIC_RULESET, RULESET
+from adjudicator.battle.reading import RULESET
 from dice_server.errors import ServiceError
 from dice_server.kinds import WRITTEN, EntryKind
 from dice_server.kinds.big_world import BigWorldBattleForm
 from dice_server.kinds.forms import HeaderForm, plain_payload
 from dice_server.models import Member
-from dice_server.requests import COUNTRIES
 from dice_server.services.entries import Retry
 from dice_server.services.proposals import RulingRoll
 from dice_server.services.rolls import write
@@ -62,7 +61,8 @@ def _page(kind: EntryKind) -> Callable[[int], Page]:
         form_class = _form_class(kind, page.summary)
         if prefill:
             return _render(kind, number, member, page, form_class(data=prefill), picked, 200)
-        form, fields = _blank(kind, form_class, _kept_turn(form_class, page.summary))
+        kept = page.summary.roller_turn if issubclass(form_class, HeaderForm) else {}
+        form, fields = _blank(kind, form_class, kept)
         return _render(kind, number, member, page, form, None, 200, fields)
 
     view.__name__ = f"{kind.endpoint}_view"
@@ -112,19 +112,6 @@ def _form_class(kind: EntryKind, summary: GameSummary) -> type[FlaskForm]:
         return BigWorldBattleForm
     assert kind.form is not None
     return kind.form
-
-
-def _kept_turn(form_class: type[FlaskForm], summary: GameSummary) -> dict[str, Any]:
-    """A blank form's game turn and country: the round and the power to move of the turn the
-    service keeps (none in a game whose players keep the board, or for a form without them)."""
-    turn = summary.turn
-    if (
-        summary.ruleset != CLASSIC_RULESET
-        or not issubclass(form_class, HeaderForm)
-        or turn.power not in COUNTRIES
-    ):
-        return {}
-    return {"turn": turn.round, "country": turn.power}
 
 
 def _render(
@@ -186,7 +173,7 @@ class _HiddenFields(FlaskForm):
 def _blank(
     kind: EntryKind, form_class: type[FlaskForm], kept: dict[str, Any]
 ) -> tuple[FlaskForm, Markup | None]:
-    """A fresh form of ``form_class``, unfilled but for ``kept`` (:func:`_kept_turn`), and its
+    """A fresh form of ``form_class``, unfilled but for ``kept`` (the kept turn), and its
     fields as its page draws them (drawn once per form class and turn); None for a kind
     whose page draws its fields itself."""
     if kind.name != "roll":
