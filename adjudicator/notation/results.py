@@ -192,31 +192,14 @@ def result(
             took = _loss_object(reader, line, toks, i + 1, n)
             if took is not None:
                 units, stop = took
-                splits = _clauses(toks, i + 1, stop)
-                if splits and stop < n and toks[stop].low in _POSTFIX_SURVIVORS:
-                    # "Lost 1 FTR. 1 AC, 2 FTR remain", "won, lost 1 sub, 2 INF left": the
-                    # loss, then the survivors
-                    split = splits[0]
-                    lost = _loss_object(reader, line, toks, i + 1, split)
-                    left, _, _ = reader.units(line, toks, split, stop, Rule.POST_COMBAT)
-                    losses = losses + (lost[0] if lost else Units())
-                    survivors = survivors + left
-                    loss_phrase = loss_phrase or (i, split)
-                    if len(splits) > 1:
-                        said = span_text(text, toks, i, stop + 1)
-                        reader.warning(
-                            line,
-                            Rule.POST_COMBAT,
-                            f"{said!r} could split its units anywhere between lost and left: "
-                            f"read as {losses} lost, {survivors} left",
-                            'write the two apart: "lost 1 SUB; 2 INF, 1 ARM left"',
-                            "unclear-survivors",
-                        )
-                    mode = "survivors"
-                    i = stop + 1
-                    continue
                 if stop < n and toks[stop].low in _POSTFIX_SURVIVORS:
-                    outcome = outcome or CombatOutcome.LOST  # "lost, 2 INF left" unpunctuated
+                    splits = _clauses(toks, i + 1, stop)
+                    if splits:  # "Lost 1 FTR. 1 AC, 2 FTR remain": the loss, then who is left
+                        lost, units = _lost_then_left(reader, line, text, toks, i, splits, stop)
+                        losses = losses + lost
+                        loss_phrase = loss_phrase or (i, splits[0])
+                    else:  # "lost, 2 INF left" unpunctuated
+                        outcome = outcome or CombatOutcome.LOST
                     survivors = survivors + units
                     mode = "survivors"
                     i = stop + 1
@@ -315,6 +298,28 @@ def _loss_object(
             return Units.of({unit: 2}), j + used
     units, stop, _ = reader.units(line, toks, j, n, Rule.POST_COMBAT)
     return units, stop
+
+
+def _lost_then_left(
+    reader: Reader, line: int, text: str, toks: Tokens, i: int, splits: list[int], stop: int
+) -> tuple[Units, Units]:
+    """The units lost and those left in "lost <units> ... left" (the loss verb at ``i``, the
+    survivors' word at ``stop``), split at the first of ``splits`` (:func:`_clauses`); a
+    warning says how it was read when the list could split elsewhere too."""
+    lost = _loss_object(reader, line, toks, i + 1, splits[0])
+    lost_units = lost[0] if lost else Units()
+    left, _, _ = reader.units(line, toks, splits[0], stop, Rule.POST_COMBAT)
+    if len(splits) > 1:
+        said = span_text(text, toks, i, stop + 1)
+        reader.warning(
+            line,
+            Rule.POST_COMBAT,
+            f"{said!r} could split its units anywhere between lost and left: read as "
+            f"{lost_units} lost, {left} left",
+            'write the two apart: "lost 1 SUB; 2 INF, 1 ARM left"',
+            "unclear-survivors",
+        )
+    return lost_units, left
 
 
 def _clauses(toks: Tokens, start: int, stop: int) -> list[int]:
