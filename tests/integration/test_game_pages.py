@@ -41,9 +41,10 @@ def csrf(html: str) -> str:
     return match.group(1)
 
 
-def hidden(html: str, name: str) -> str:
+def field_value(html: str, name: str) -> str:
+    """The value of the page's input ``name`` (a hidden one's too)."""
     match = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', html)
-    assert match, f"no hidden {name} on the page"
+    assert match, f"no input {name} on the page"
     return match.group(1)
 
 
@@ -210,7 +211,7 @@ def test_the_timeline_keeps_its_pages(axis: FlaskClient, league: League) -> None
 
 def turn_form(client: FlaskClient, league: League, body: str) -> dict[str, str]:
     page = client.get(f"/games/{league.game}/turn").get_data(as_text=True)
-    return {"csrf_token": csrf(page), "nonce": hidden(page, "nonce"), "text": body}
+    return {"csrf_token": csrf(page), "nonce": field_value(page, "nonce"), "text": body}
 
 
 def test_a_turn_sent_twice_under_one_nonce_is_recorded_once(
@@ -328,7 +329,7 @@ def test_the_battle_roller_is_filled_in_from_the_declared_battles(
     data = {
         **fields,
         "csrf_token": csrf(filled),
-        "nonce": hidden(filled, "nonce"),
+        "nonce": field_value(filled, "nonce"),
         "battle": value("battle"),
         "round": "1",
         "turn": "1",
@@ -345,8 +346,7 @@ def test_the_battle_roller_is_filled_in_from_the_declared_battles(
     survivors = battles[0]["result"]["survivors"]
     if battles[0]["status"] != "decided":
         again = allies.get(f"/games/{league.game}/roll?battle=1").get_data(as_text=True)
-        round_two = re.search(r'<input[^>]*name="round"[^>]*value="([^"]*)"', again)
-        assert round_two and round_two.group(1) == "2"
+        assert field_value(again, "round") == "2"
         for unit, count in survivors["attacker"].items():
             assert re.search(rf'name="attacker_{unit}"[^>]*value="{count}"', again)
 
@@ -374,7 +374,7 @@ def test_the_home_page_lists_whose_turn_it_is_and_the_players_names(
 def battle_form(page: str, battle: str) -> dict[str, str]:
     """A round of 3 INF against 2 INF in ``battle``, posted from the roller ``page``."""
     return {
-        "nonce": hidden(page, "nonce"),
+        "nonce": field_value(page, "nonce"),
         "csrf_token": csrf(page),
         "round": "1",
         "turn": "1",
@@ -404,7 +404,7 @@ def test_a_blank_roller_page_is_the_same_once_its_fields_are_drawn(
         menu's log-out form: it carries the time, so it changes with the second)."""
         return re.sub(r'(<input[^>]*name="(?:nonce|csrf_token)"[^>]*value=)"[^"]*"', r"\1", html)
 
-    assert hidden(first, "nonce") != hidden(second, "nonce")
+    assert field_value(first, "nonce") != field_value(second, "nonce")
     assert without_tokens(first) == without_tokens(second)
     assert 'name="attacker_INF"' in second
     rolled = axis.post(path, data=battle_form(second, "Karelia S.S.R."))
@@ -420,12 +420,6 @@ def selected(html: str, name: str) -> str:
     assert options, box.group(1)[:300]
     chosen = [value for before, value, after in options if "selected" in before + after]
     return chosen[0] if chosen else options[0][1]
-
-
-def field_value(html: str, name: str) -> str:
-    found = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', html)
-    assert found is not None, name
-    return found.group(1)
 
 
 def test_a_blank_roller_names_the_kept_turn(
