@@ -181,11 +181,15 @@ class CombatReader:
                 f"write the battle's place: Attack #{number} - <territory>",
             )
         defender, empty = _defenders(self.reader, line, tail) if tail.strip() else (None, False)
+        again = next((d for d in self.drafts if d.number == number), None)
+        if again is not None and territory is not None and again.territory == territory:
+            self._again(line, again, defender)
+            return
         if empty and kind is BattleKind.BATTLE:
             kind = BattleKind.WALK_IN
         if kind is BattleKind.WALK_IN and defender is None:
             defender = Units()
-        if any(d.number == number for d in self.drafts):
+        if again is not None:
             self.reader.warning(
                 line,
                 Rule.PRECOMBAT,
@@ -195,6 +199,31 @@ class CombatReader:
             )
         self.current = Draft(number, territory, line, kind, defender, could_be=could_be)
         self.drafts.append(self.current)
+
+    def _again(self, line: int, draft: Draft, defender: Units | None) -> None:
+        """A second header of battle ``draft``, same number and place (a player correcting
+        himself mid-email, or heading the rest of its attackers): one combat in one place
+        (Section II: "The declared territory or sea zone is always assumed to be correct"),
+        its origins those under both headers, its defenders the later list when it has one
+        (the first header's kind, walk-in or raid, stands)."""
+        replaced = (
+            f"; the defenders listed here ({defender}) replace those of line {draft.line} "
+            f"({draft.defender})"
+            if defender is not None and draft.defender is not None and defender != draft.defender
+            else ""
+        )
+        self.reader.warning(
+            line,
+            Rule.PRECOMBAT,
+            f"battle #{draft.number} ({draft.territory}) is declared twice: read as one battle, "
+            f"with the attacking units under both headers{replaced}",
+            "declare each battle once; to change a declaration before any die is rolled, send "
+            "the whole pre-combat turn again",
+            "duplicate-battle",
+        )
+        if defender is not None:
+            draft.defender = defender
+        self.current = draft
 
     def total(self, line: int, text: str, *, in_combat: bool) -> bool:
         """A Total line; False if ``text`` is not one. Outside the combat moves, a "Total"

@@ -55,6 +55,7 @@ from adjudicator.notation.sections import (
     is_closer,
     is_greeting,
     names_a_kind,
+    power_and_round,
     title,
 )
 from adjudicator.notation.tokens import Token, Tokens, has_digit, tokenize
@@ -228,8 +229,12 @@ class TurnParser:
             self._line(number, written)
         return self._finish()
 
-    def _title(self, text: str, *, subject: bool = False, low: str | None = None) -> bool:
-        found = title(text, subject=subject, low=low)
+    def _title(
+        self, text: str, *, subject: bool = False, low: str | None = None, bare: bool = False
+    ) -> bool:
+        """Whether ``text`` is a title (``bare``: one naming only a power and a round), the
+        power and round it gives kept unless already known."""
+        found = power_and_round(text) if bare else title(text, subject=subject, low=low)
         if found is None:
             return False
         if found.kind is TurnKind.SPECIAL_ORDERS:
@@ -273,6 +278,8 @@ class TurnParser:
             if head.rest.strip():
                 self._line(number, head.rest)
             return
+        if self.section is Section.NONE and has_digit(text) and self._title(text, bare=True):
+            return  # "Russia round 1" above the orders
         if self._count(number, text, low if plain else None):
             return
         if (

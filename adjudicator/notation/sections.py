@@ -292,6 +292,23 @@ def title(text: str, *, subject: bool = False, low: str | None = None) -> Title 
     return Title(kind, power, number)
 
 
+def power_and_round(text: str) -> Title | None:
+    """The title a line is when it is nothing but a power and a round ("Russia round 1",
+    "UK - 2", "G3:"): it names no kind of turn, and no order either."""
+    bare = text.strip(_TITLE_MARKS)
+    m = _TITLE_ROUND.fullmatch(bare)
+    if m is not None:
+        return Title(None, m.group("power"), int(_NOT_DIGITS.sub("", m.group("round"))))
+    c = _COMPACT_ROUND.fullmatch(bare)
+    if c is not None:
+        return Title(None, _COMPACT_POWERS[c.group("power").lower()], int(c.group("round")))
+    return None
+
+
+_TITLE_MARKS = " \t*=-_:.,!#"
+"""What may stand around a title line: spaces, underlining and a colon or full stop."""
+
+
 _BARE_COMBAT = re.compile(r"\bcombat\b")
 """The word "combat" alone (no "pre-", "post-" or "non-" before it, which :data:`_KIND_WORDS`
 read first): beside a power and round, a title of the combat turn."""

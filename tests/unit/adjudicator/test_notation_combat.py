@@ -163,6 +163,26 @@ def test_declaration_problems_are_warnings() -> None:
     assert turn.errors == ()
 
 
+def test_a_battle_headed_twice_in_one_place_is_one_battle() -> None:
+    """IAAPA Error Correction II: "The declared territory or sea zone is always assumed to be
+    correct". A second header of battle #1 in the same place (a player correcting himself, or
+    heading the rest of the attackers) declares no second combat there: the origins under
+    both are the battle's, and a later list of defenders replaces the first."""
+    turn = parse(
+        "Attack #1 Ukraine: 3 inf from Caucasus, no wait\n\nAttack 1 - Ukraine\n"
+        "Cau 3 INF\nRus 1 FTR\nAttack #1 - Ukraine (3 INF, 2 ARM, 1 FTR)\nWRus 1 ARM"
+    )
+    assert len(turn.battles) == 1
+    battle = turn.battles[0]
+    assert (battle.number, battle.territory, battle.line) == (1, "Ukraine S.S.R.", 1)
+    assert battle.attacker == Units.of({U.INF: 3, U.FTR: 1, U.ARM: 1})
+    assert battle.defender == Units.of({U.INF: 3, U.ARM: 2, U.FTR: 1})
+    twice = [d for d in turn.diagnostics if d.code == "duplicate-battle"]
+    assert [(d.line, d.severity.value) for d in twice] == [(3, "warning"), (6, "warning")]
+    assert "read as one battle" in twice[0].message and "replace" not in twice[0].message
+    assert "(3 INF, 2 ARM, 1 FTR) replace those of line 1 (3 INF)" in twice[1].message
+
+
 def test_lines_that_cannot_join_a_battle_are_errors() -> None:
     turn = parse("Combat moves:\nUK 2 INF on UK SZ 1 TRN\nTotal: 2 INF")
     assert codes(turn) == [(2, "error", "no-battle"), (3, "error", "no-battle")]

@@ -88,6 +88,29 @@ def test_a_subject_needs_no_kind_word_but_a_body_line_does() -> None:
     assert title("No combat this turn") is None  # no power and round: no title
 
 
+@pytest.mark.parametrize(
+    ("line", "power", "number"),
+    [
+        ("Russia round 1", Power.USSR, 1),
+        ("UK - 2", Power.UK, 2),
+        ("G3:", Power.GERMANY, 3),
+        ("== Japan, turn 4 ==", Power.JAPAN, 4),
+    ],
+)
+def test_a_line_of_only_a_power_and_round_is_the_title(
+    line: str, power: Power, number: int
+) -> None:
+    turn = parse(f"Hi Monty,\n\n{line}\nPurchases: 3 INF")
+    assert (turn.power, turn.round) == (power, number)
+    assert [d.line for d in turn.diagnostics] == []  # not an unread line, not an order
+
+
+def test_a_power_and_round_with_more_on_the_line_is_no_bare_title() -> None:
+    turn = parse("Russia 1 INF moves\nPurchases: 3 INF")
+    assert (turn.power, turn.round) == (None, None)
+    assert [(d.line, d.code) for d in turn.diagnostics] == [(1, "not-read")]
+
+
 def test_greetings_and_closers() -> None:
     assert is_greeting("Hi Hans,") and is_greeting("Good evening Bob")
     assert not is_greeting("Hi, here are my 20 moves for the Karelia attack and the rest")
