@@ -44,7 +44,15 @@ from adjudicator.rulings.model import (
     join_rules,
 )
 from adjudicator.rulings.pauses import pause_rulings
-from adjudicator.rulings.record import Body, DeclaredBattle, GameRecord, LedgerTurn
+from adjudicator.rulings.record import (
+    Body,
+    DeclaredBattle,
+    GameRecord,
+    LedgerTurn,
+    declaration_errors,
+    recognised,
+    split_at,
+)
 from adjudicator.rulings.refights import corrected_battle, declared_units
 from adjudicator.rulings.rolling import BattleReview, Correctable, ReviewTerms, review_battle
 
@@ -86,21 +94,6 @@ def _findings(precombat: Body, number: int) -> list[Mapping[str, Any]]:
     return [f for f in precombat["data"].get("findings", []) if number in f.get("battles", [])]
 
 
-def _recognised(record: GameRecord, rolls: Sequence[Body], precombat: Body) -> int | None:
-    """The seq of the first error-recognition note about the battle after its first roll."""
-    if not rolls:
-        return None
-    about = {int(r["seq"]) for r in rolls} | {int(precombat["seq"])}
-    for body in record.bodies:
-        if body["seq"] <= rolls[0]["seq"] or body["kind"] != "note":
-            continue
-        data = body["data"]
-        named = data.get("ref_seq", rolls[0]["seq"])
-        if data.get("topic") == "error-recognition" and named in about:
-            return int(body["seq"])
-    return None
-
-
 def _combat_rolled(turn: LedgerTurn, precombat: Body) -> bool:
     """Whether a combat die of the turn was rolled under this pre-combat turn."""
     return any(
@@ -123,7 +116,7 @@ def cde_rulings(
     void: set[int] = set()
     for battle in record.battles(turn):
         found = _findings(precombat, battle.number)
-        errors = [f for f in found if f.get("severity") == "error"]
+        errors = declaration_errors(precombat, battle.number)
         if errors:
             void.add(battle.number)
             ruled, refought = _void(record, turn, battle, errors)
@@ -166,9 +159,8 @@ def _void(
 ) -> tuple[Correctable, BattleReview | None]:
     precombat = battle.submission
     rules = [CODE_RULES.get(str(f.get("code")), CDE) for f in errors]
-    noted = _recognised(record, battle.rolls, precombat)
-    void_rolls = [r for r in battle.rolls if noted is None or r["seq"] < noted]
-    fought_again = [r for r in battle.rolls if noted is not None and r["seq"] > noted]
+    noted = recognised(record.bodies, battle.rolls, precombat)
+    void_rolls, fought_again = split_at(battle.rolls, noted)
     defenders_only = all(rule == CDE_DEFENDERS for rule in rules)
     options = (RE_ROLL_DEFENDERS if defenders_only else RE_ROLL_ATTACKERS, NOT_FIGHTING)
     said = "; ".join(str(f.get("message", "")) for f in errors)

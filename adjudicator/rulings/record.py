@@ -154,6 +154,88 @@ def declared_battles(precombat: Body, bodies: Iterable[Body]) -> list[DeclaredBa
     return out
 
 
+# --- a battle void by a combat declaration error, and the battle fought again ---------------
+
+
+def declaration_errors(precombat: Body, number: int) -> list[Mapping[str, Any]]:
+    """The errors the service found in ``precombat`` that void battle ``number`` (IAAPA Error
+    Correction II: "If any of this information is incorrect, it is considered a CDE, and the
+    entire battle is null and void and no portion of the results may stand")."""
+    return [
+        f
+        for f in precombat["data"].get("findings", [])
+        if number in f.get("battles", []) and f.get("severity") == "error"
+    ]
+
+
+def recognised(bodies: Iterable[Body], rolls: Sequence[Body], precombat: Body) -> int | None:
+    """The seq of the first error-recognition note about a battle after its first roll
+    (Error Correction VII: "It is mandatory that all communications regarding error
+    recognition occur through the dice roller")."""
+    if not rolls:
+        return None
+    about = {int(r["seq"]) for r in rolls} | {int(precombat["seq"])}
+    for body in bodies:
+        if body["seq"] <= rolls[0]["seq"] or body["kind"] != "note":
+            continue
+        data = body["data"]
+        named = data.get("ref_seq", rolls[0]["seq"])
+        if data.get("topic") == "error-recognition" and named in about:
+            return int(body["seq"])
+    return None
+
+
+@dataclass(frozen=True)
+class Fight:
+    """Which of a declared battle's rolls decide it."""
+
+    void: tuple[Body, ...]
+    """Rolls of a battle a combat declaration error voids, made before the error was
+    recognised: "no portion of the results may stand"."""
+    deciding: tuple[Body, ...]
+    """The rolls that decide the battle: all of them, or for a void battle those made after
+    the error-recognition note (the battle fought again with the correct units)."""
+    recognised: int | None = None
+    """The seq of that note."""
+
+
+def fight(battle: DeclaredBattle, bodies: Sequence[Body]) -> Fight:
+    """How ``battle``'s rolls count: a battle the pre-combat turn's errors void is void
+    until the error is recognised through the dice roller, and the rolls after that are the
+    battle fought again ("The attacker may then elect to re-roll the entire battle with the
+    correct number and type of units or he may elect not to fight the battle at all"). A
+    proposal the Minister of Law overrode (a ruling among ``bodies``) leaves the battle
+    standing, every roll counting."""
+    if not battle.rolls or not declaration_errors(battle.submission, battle.number):
+        return Fight((), battle.rolls)
+    if _overridden(bodies, battle.label):
+        return Fight((), battle.rolls)
+    noted = recognised(bodies, battle.rolls, battle.submission)
+    void, again = split_at(battle.rolls, noted)
+    return Fight(void, again, noted)
+
+
+def split_at(rolls: Sequence[Body], noted: int | None) -> tuple[tuple[Body, ...], tuple[Body, ...]]:
+    """A void battle's rolls: those before the error-recognition note ``noted`` (all when
+    None), void, and those after it, the battle fought again."""
+    void = tuple(r for r in rolls if noted is None or r["seq"] < noted)
+    return void, tuple(r for r in rolls if noted is not None and r["seq"] > noted)
+
+
+def _overridden(bodies: Iterable[Body], label: str) -> bool:
+    """Whether a ruling voiding the battle ``label`` names was overridden."""
+    rulings = [b for b in bodies if b["kind"] == "ruling"]
+    voiding = {
+        int(r["seq"])
+        for r in rulings
+        if r["data"].get("status") == "proposed" and label in r["data"].get("void_battles", [])
+    }
+    return any(
+        r["data"].get("status") == "overridden" and r["data"].get("refers_to") in voiding
+        for r in rulings
+    )
+
+
 # --- orders of loss and verdicts ----------------------------------------------------------
 
 
@@ -194,17 +276,19 @@ def _place(written: str) -> str | None:
 
 def verdicts(precombat: Body, bodies: Sequence[Body], attacker: str) -> dict[int, BattleOutcome]:
     """Each declared battle's verdict from its dice, as the service plays the turn out: a
-    battle from its linked rolls, a bombing raid from the bombing roll on its target."""
+    battle from its linked rolls (those that decide it: :func:`fight`), a bombing raid from
+    the bombing roll on its target."""
     found: dict[int, BattleOutcome] = {}
     for battle in declared_battles(precombat, bodies):
-        if not battle.rolls:
-            continue
-        first = int(battle.rolls[0]["seq"])
+        rolls = fight(battle, bodies).deciding
+        if not rolls:
+            continue  # not rolled, or void and not fought again: not fought
+        first = int(rolls[0]["seq"])
         orders = orders_in_force(
             precombat, bodies, attacker, battle.number, battle.territory, first
         )
         try:
-            doc = battle_document(list(battle.rolls))
+            doc = battle_document(list(rolls))
             if orders:
                 doc["order_of_loss"] = dict(orders)
             found[battle.number] = outcome_from_json(dict(resolve_json(doc)))

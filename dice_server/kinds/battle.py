@@ -124,7 +124,27 @@ def listed(data: Data) -> list[str]:
 
 
 def describe(data: Data) -> list[str]:
-    return [*listed(data), *thrown(data), *reading(data)]
+    return [*listed(data), *thrown(data), *reading(data), *weighed(data)]
+
+
+def weighed(data: Data) -> list[str]:
+    """The declared battle a roll was weighed against when recorded, and what was found:
+    a void battle, units other than should be rolling (IAAPA Error Correction II, III)."""
+    declared = data.get("declared")
+    findings = data.get("findings", [])
+    if not declared and not findings:
+        return []
+    head = (
+        f"Weighed against battle #{declared['number']} of entry #{declared['submission']}"
+        if declared
+        else "Weighed against the pre-combat turn in force"
+    )
+    if not findings:
+        return [f"{head}: the units are those that should be rolling."]
+    return [
+        f"{head}:",
+        *(f"  {f['severity']}: {f['message']} ({f['rule']})" for f in findings),
+    ]
 
 
 class BattleForm(HeaderForm):
@@ -164,6 +184,7 @@ def describe_low_luck(data: Data) -> list[str]:
         "Low Luck: each side's power added up, 6 a sure hit, one die for the rest.",
         *volley_lines(data),
         f"Hits: attacker {hits.get('attacker')}, defender {hits.get('defender')}",
+        *weighed(data),
     ]
 
 

@@ -38,7 +38,7 @@ class BattleState:
     number: int
     territory: str
     status: str
-    """``declared``, ``in-progress``, ``must-pause``, ``decided`` or ``error``."""
+    """``declared``, ``in-progress``, ``must-pause``, ``decided``, ``error`` or ``void``."""
     declared: dict[str, dict[str, int]]
     rolls: list[int]
     rounds: int
@@ -46,20 +46,25 @@ class BattleState:
     survivors: dict[str, dict[str, int]] | None
     note: str | None
     """The pause owed to the defender, or why the rolls cannot be read as one battle."""
+    void_rolls: tuple[int, ...] = ()
+    """Its rolls a combat declaration error voids (they do not count)."""
+    next_roll: dict[str, dict[str, int]] | None = None
+    """The units its next roll rolls (:func:`dice_server.services.battles.next_roll`)."""
     void_claims: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """Its rolls a void-claim note names, with the notes (the engine still counts them
     until a ruling says otherwise)."""
 
     @property
     def open(self) -> bool:
-        """Another round may be rolled."""
-        return self.status in ("declared", "in-progress", "must-pause")
+        """Another round may be rolled (a void battle's once the error is recognised)."""
+        return self.status in ("declared", "in-progress", "must-pause", "void")
 
     @property
     def rolling(self) -> dict[str, dict[str, int]]:
-        """The units the next round rolls: the survivors once rolled, else the declaration
-        (never the industrial complex, which does not fight)."""
-        units = self.survivors if self.survivors is not None else self.declared
+        """The units the next round rolls: what the service expects of it, else the
+        survivors once rolled, else the declaration (never the industrial complex, which
+        does not fight)."""
+        units = self.next_roll or (self.survivors if self.survivors is not None else self.declared)
         return {side: {u: n for u, n in units[side].items() if u != "IC"} for side in units}
 
     def form_data(self, turn: TurnState) -> dict[str, Any]:
@@ -90,6 +95,14 @@ def battle_state(battle: dict[str, Any]) -> BattleState:
         pause = played[-1].get("pause") if played else None
         if pause and not pause.get("answered"):
             note = str(pause.get("message") or pause.get("reason"))
+    void = tuple(int(seq) for seq in battle.get("void_rolls", []))
+    if battle["status"] == "void":
+        note = (
+            f"void: a combat declaration error, and its rolls ({_seqs(void)}) do not count; to "
+            "fight it again, send an error-recognition note, then roll it with the correct units"
+        )
+    elif void and note is None:
+        note = f"fought again after a combat declaration error: rolls {_seqs(void)} do not count"
     return BattleState(
         number=int(battle["number"]),
         territory=str(battle.get("territory") or "(a place not read)"),
@@ -100,7 +113,19 @@ def battle_state(battle: dict[str, Any]) -> BattleState:
         outcome=outcome,
         survivors=survivors,
         note=note,
+        void_rolls=void,
+        next_roll=_next(battle.get("next_roll")),
     )
+
+
+def _next(units: Any) -> dict[str, dict[str, int]] | None:
+    if not isinstance(units, dict):
+        return None
+    return {s: counted(units.get(s)) for s in ("attacker", "defender")}
+
+
+def _seqs(seqs: tuple[int, ...]) -> str:
+    return ", ".join(f"#{seq}" for seq in seqs)
 
 
 def battle_states(ctx: ServiceContext, number: int, viewer: Member) -> list[BattleState]:

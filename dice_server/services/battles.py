@@ -26,9 +26,13 @@ from sqlalchemy.orm import Session
 
 from adjudicator.battle import resolve_json
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
+from adjudicator.position import load_json
 from adjudicator.rolls import BATTLE_ROLL_KINDS, battle_document
 from adjudicator.rolls.declared import order_of_loss_in, rolling_errors
+from adjudicator.rulings.record import Fight, declaration_errors, fight, power_named
+from adjudicator.rulings.record import declared_battles as ledger_battles
 from adjudicator.rulings.record import verdicts as ledger_verdicts
+from adjudicator.rulings.refights import corrected_battle
 from adjudicator.turns import (
     BattleOutcome,
 )
@@ -54,13 +58,14 @@ def _body(session: Session, number: int, seq: int) -> dict[str, Any]:
 
 
 def entries_since(session: Session, number: int, seq: int) -> list[dict[str, Any]]:
-    """The bodies of the rolls and notes recorded after entry ``seq``, in seq order."""
+    """The bodies of the rolls, notes and rulings recorded after entry ``seq``, in seq
+    order (a ruling may override the void a combat declaration error makes)."""
     bodies = session.execute(
         select(LedgerEntry.body)
         .where(
             LedgerEntry.game_number == number,
             LedgerEntry.seq > seq,
-            LedgerEntry.kind.in_((*BATTLE_ROLL_KINDS, "bombing-roll", "note")),
+            LedgerEntry.kind.in_((*BATTLE_ROLL_KINDS, "bombing-roll", "note", "ruling")),
         )
         .order_by(LedgerEntry.seq)
     ).scalars()
@@ -111,16 +116,21 @@ class DeclaredBattle:
 
     declared: Mapping[str, Any]
     rolls: list[Body]
+    """The rolls that decide the battle (:func:`adjudicator.rulings.record.fight`)."""
     orders: dict[str, list[str]]
     result: dict[str, Any] | None
     error: str | None = None
+    void: Sequence[Body] = ()
+    """Rolls a combat declaration error voids (made before the error was recognised)."""
+    recognised: int | None = None
+    """The error-recognition note after which the battle is fought again."""
 
     @property
     def status(self) -> str:
         if self.error is not None:
             return "error"
         if self.result is None:
-            return "declared"
+            return "void" if self.void and self.recognised is None else "declared"
         if self.result.get("outcome") != "continues":
             return "decided"
         rounds: Any = self.result.get("rounds") or []
@@ -146,21 +156,26 @@ def declared_battles(precombat: Body, later: Sequence[Body], attacker: str) -> l
         if e["kind"] in BATTLE_ROLL_KINDS
         and e["data"].get("declared", {}).get("submission") == submission
     ]
+    fights = {b.number: fight(b, later) for b in ledger_battles(precombat, later)}
     out = []
     for battle in precombat["data"].get("battles", []):
         if battle.get("kind") != "battle":
             continue
         mine = [e for e in linked if e["data"]["declared"]["number"] == battle["number"]]
+        fought = fights.get(int(battle["number"]), Fight((), tuple(mine)))
+        mine, void, noted = list(fought.deciding), fought.void, fought.recognised
         first = int(mine[0]["seq"]) if mine else None
         text = str(precombat["data"]["text"])
         orders = orders_of_loss(text, later, attacker, battle, first)
         if not mine:
-            out.append(DeclaredBattle(battle, mine, orders, None))
+            out.append(DeclaredBattle(battle, mine, orders, None, void=void, recognised=noted))
             continue
         try:
-            out.append(DeclaredBattle(battle, mine, orders, resolved(mine, orders)))
+            result: dict[str, Any] | None = resolved(mine, orders)
+            error = None
         except ValueError as exc:
-            out.append(DeclaredBattle(battle, mine, orders, None, str(exc)))
+            result, error = None, str(exc)
+        out.append(DeclaredBattle(battle, mine, orders, result, error, void, noted))
     return out
 
 
@@ -218,18 +233,13 @@ def link_roll(
     bombard = _listed(data.get("bombard", []))
     if bombard:  # support shots are the declared battleships' (IAAPA Amphibious Assaults)
         rolled["attacker"]["BB"] = rolled["attacker"].get("BB", 0) + bombard.get("BB", 0)
-    if not battle.rolls:
-        expected = {s: dict(match.get(s, {})) for s in ("attacker", "defender")}
-        what = f"the declaration of battle #{link['number']} (entry #{precombat_seq})"
-    elif battle.result is not None:
-        survivors: Any = battle.result.get("survivors", {})
-        expected = {s: dict(survivors.get(s, {})) for s in ("attacker", "defender")}
-        if battle.rolls[0]["data"].get("bombard"):  # battleships support the first round only
-            expected["attacker"].pop("BB", None)
-        what = f"the survivors of battle #{link['number']}'s earlier rolls"
-    else:
+    errors = declaration_errors(precombat, link["number"])
+    if errors and battle.recognised is None and (battle.void or not battle.rolls):
+        return {"declared": link, "findings": [roll_finding(_void_roll(match, precombat, errors))]}
+    upcoming = next_roll(session, number, precombat, later, battle)
+    if upcoming is None:
         return {"declared": link}
-    expected["defender"].pop("IC", None)
+    expected, what = upcoming
     findings = []
     for side in ("attacker", "defender"):
         if side == "defender" and not rolled["defender"]:
@@ -241,6 +251,82 @@ def link_roll(
     if findings:
         out["findings"] = findings
     return out
+
+
+def next_roll(
+    session: Session, number: int, precombat: Body, later: Sequence[Body], battle: DeclaredBattle
+) -> tuple[dict[str, dict[str, int]], str] | None:
+    """The units the next roll of ``battle`` rolls (IAAPA Error Correction III), and where
+    they come from: in the first round the declaration (a battle fought again after a
+    combat declaration error: the correct units), after it the survivors of the rolls that
+    decide it; None when its rolls cannot be read as one battle."""
+    which = int(battle.declared["number"])
+    if not battle.rolls and battle.void:
+        expected = _correct_units(session, number, precombat, later, which, battle.declared)
+        noted = f" (entry #{battle.recognised})" if battle.recognised is not None else ""
+        what = (
+            f"the correct units of battle #{which}, fought again after the combat declaration "
+            f"error is recognised{noted}"
+        )
+    elif not battle.rolls:
+        expected = {s: dict(battle.declared.get(s, {})) for s in ("attacker", "defender")}
+        what = f"the declaration of battle #{which} (entry #{precombat['seq']})"
+    elif battle.result is not None:
+        survivors: Any = battle.result.get("survivors", {})
+        expected = {s: dict(survivors.get(s, {})) for s in ("attacker", "defender")}
+        if battle.rolls[0]["data"].get("bombard"):  # battleships support the first round only
+            expected["attacker"].pop("BB", None)
+        what = f"the survivors of battle #{which}'s earlier rolls"
+    else:
+        return None
+    expected["defender"].pop("IC", None)
+    return expected, what
+
+
+def _void_roll(
+    match: Mapping[str, Any], precombat: Body, errors: Sequence[Mapping[str, Any]]
+) -> Diagnostic:
+    """A roll of a battle its declaration's errors void, before the error is recognised."""
+    said = "; ".join(str(f.get("message", "")) for f in errors)
+    return Diagnostic(
+        Severity.ERROR,
+        Rule.CDE,
+        f"battle #{match['number']} ({match.get('territory')}) is void: a combat declaration "
+        f'error in entry #{precombat["seq"]} ({said}): "the entire battle is null and void and '
+        'no portion of the results may stand", and this roll does not count. To fight it '
+        "again, send an error-recognition note through the dice roller, then roll the battle "
+        "with the correct units; or do not fight it, and move its units in the non-combat move",
+    )
+
+
+def _correct_units(
+    session: Session,
+    number: int,
+    precombat: Body,
+    later: Sequence[Body],
+    which: int,
+    match: Mapping[str, Any],
+) -> dict[str, dict[str, int]]:
+    """What the first roll of a battle fought again after a combat declaration error rolls:
+    the declared attackers the board had at their origins ("He may not add additional
+    attacking units to the battle": :func:`adjudicator.rulings.refights.corrected_battle`),
+    and the defenders the board has ("the defending units are what they are"); the
+    declaration where the board cannot say."""
+    expected = {s: dict(match.get(s, {})) for s in ("attacker", "defender")}
+    row = session.get(GameTurn, number)
+    power = power_named(precombat["data"].get("power"))
+    battle = next((b for b in ledger_battles(precombat, later) if b.number == which), None)
+    if row is None or power is None or battle is None:
+        return expected
+    start = load_json(json.loads(row.position), checked=False)
+    correct = corrected_battle(battle, start, ())
+    if correct is not None:
+        expected["attacker"] = dict(correct.attacker)
+    defending = start.enemy_units(battle.territory, power)
+    expected["defender"] = {unit.value: n for unit, n in defending.counts}
+    if not {"FTR", "BMB"} & set(expected["attacker"]):
+        expected["defender"].pop("AA", None)  # an AA gun fires only at attacking aircraft
+    return expected
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -260,6 +346,8 @@ def current_battles(ctx: ServiceContext, number: int, viewer: Member) -> list[di
         precombat = _body(session, number, row.precombat_seq)
         later = entries_since(session, number, row.precombat_seq)
         attacker = attacker_email({"axis": game.axis.email, "allies": game.allies.email}, row.power)
+        battles = declared_battles(precombat, later, attacker)
+        upcoming = [next_roll(session, number, precombat, later, b) for b in battles]
     return [
         {
             "number": b.declared["number"],
@@ -267,8 +355,10 @@ def current_battles(ctx: ServiceContext, number: int, viewer: Member) -> list[di
             "declared": {s: b.declared.get(s, {}) for s in ("attacker", "defender")},
             "orders_of_loss": b.orders,
             "rolls": [e["seq"] for e in b.rolls],
+            "void_rolls": [e["seq"] for e in b.void],
             "status": b.status,
             "result": b.result if b.error is None else {"error": b.error},
+            "next_roll": units[0] if units is not None else None,
         }
-        for b in declared_battles(precombat, later, attacker)
+        for b, units in zip(battles, upcoming, strict=True)
     ]

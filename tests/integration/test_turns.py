@@ -286,11 +286,13 @@ ROUND_1 = Path(__file__).resolve().parents[1] / "data" / "games" / "round-1"
 
 
 def battle_roll(country: str, battle: dict[str, Any]) -> dict[str, Any]:
-    """The roll for a declared battle, units as declared (a declared BB in a land battle
-    gives support shots)."""
+    """The roll for a declared battle, units as the service expects its next roll (the
+    declaration, or the correct units of a battle fought again; a declared BB in a land
+    battle gives support shots)."""
     listed = lambda units: [{"unit": u, "count": n} for u, n in units.items()]  # noqa: E731
-    attacker = dict(battle["declared"]["attacker"])
-    defender = {u: n for u, n in battle["declared"]["defender"].items() if u != "IC"}
+    units = battle["next_roll"] or battle["declared"]
+    attacker = dict(units["attacker"])
+    defender = {u: n for u, n in units["defender"].items() if u != "IC"}
     request: dict[str, Any] = {"round": 1, "turn": 1, "country": country}
     land = not any(u in ("TRN", "SUB", "AC") for u in (*attacker, *defender)) and (
         "Sea Zone" not in battle["territory"]
@@ -299,6 +301,18 @@ def battle_roll(country: str, battle: dict[str, Any]) -> dict[str, Any]:
         request["bombard"] = [{"unit": "BB", "count": attacker.pop("BB")}]
     request.update(battle=battle["territory"], attacker=listed(attacker), defender=listed(defender))
     return request
+
+
+def recognise(client: FlaskClient, league: League, who: str, seq: int) -> None:
+    """An error-recognition note about entry ``seq``, through the dice roller."""
+    sent = client.post(
+        f"/api/v1/games/{league.game}/notes",
+        data=json.dumps(
+            {"topic": "error-recognition", "text": "a declaration error", "ref_seq": seq}
+        ),
+        headers={**league.auth(who), "Content-Type": "application/json"},
+    )
+    assert sent.status_code == 201, sent.get_data(as_text=True)
 
 
 def test_a_full_round_on_the_classic_board(client: FlaskClient, league: League) -> None:
@@ -322,6 +336,15 @@ def test_a_full_round_on_the_classic_board(client: FlaskClient, league: League) 
             assert rolled.status_code == 201, (pre.name, rolled.get_data(as_text=True))
             data = json.loads(rolled.get_json()["body"])["data"]
             assert data["declared"]["number"] == battle["number"]
+            if "findings" in data:  # a combat declaration error: fight it again
+                void = json.loads(rolled.get_json()["body"])["seq"]
+                assert [f["rule"] for f in data["findings"]] == ["IAAPA Error Correction II"]
+                recognise(client, league, who, void)
+                battles = get(client, league, "battles")
+                again = next(b for b in battles if b["number"] == battle["number"])
+                assert (again["void_rolls"], again["rolls"]) == ([void], [])
+                rolled = roll(client, league, who, battle_roll(mover, again))
+                data = json.loads(rolled.get_json()["body"])["data"]
             assert "findings" not in data, (pre.name, data["findings"])
         statuses = {b["status"] for b in get(client, league, "battles")}
         assert statuses <= {"in-progress", "must-pause", "decided"}
@@ -336,7 +359,10 @@ def test_a_full_round_on_the_classic_board(client: FlaskClient, league: League) 
         "phase": "pre-combat",
     }
     kinds = [entry["kind"] for entry in ledger(client, league)]
-    assert kinds.count("submission") == 10 and kinds.count("roll") == 7
+    # Germany's Ukraine, declared before the USSR's dice emptied it, is void (Error
+    # Correction II), recognised through the dice roller, and fought again: one roll more.
+    assert kinds.count("submission") == 10 and kinds.count("roll") == 8
+    assert kinds.count("note") == 1
 
 
 def axis_at_84() -> dict[str, Any]:
