@@ -73,6 +73,10 @@ class Lookup:
         """The place ``written`` names, or why it names none."""
         return self.places[written]
 
+    def knows_place(self, written: str) -> bool:
+        """Whether ``written`` names a place (as written, or read by the typo rule)."""
+        return not isinstance(self.places[written], NameResolutionError)
+
     def unit(self, written: str) -> Resolution[Term] | NameResolutionError:
         """The unit, technology or notation word ``written`` names, or why it names none."""
         return self.units[written]

@@ -61,11 +61,15 @@ _SCOPE_NOISE = re.compile(
     r"\b(?:for|in|at|the|my|if|sub|subs|submarine|submarines|ss|it|its|they|will|shall|"
     r"should|survives?|surviving|special|orders?|loss(?:es)?|ool|withdraw\w*|retreat\w*|"
     r"battle|attack|combat|all|remaining|units?|defending|attacking|please|then|and|"
-    r"location|zone\s+to|is|are|other|battles|attacks|every|each|any|rest)\b|"
+    r"location|zone\s+to|is|are|other|battles|attacks|every|each|any|rest|me|mine|our|we)\b|"
     r"[#():,;!.\-–—]|\d+",
     re.IGNORECASE,
 )
 _TO = re.compile(r"\b(?:to|into)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"\b[a-z]{3,}[.!?]\s+")
+"""The end of a sentence written before an order on its line ("Rolling it now. OOL: ..."):
+a full stop after a word of three lower-case letters or more ("W. Europe" and "E. Med."
+end none); looked for only when the words before the order name no place."""
 _DESTINATION_END = re.compile(r"\b(?:after|if|when|unless|once|before)\b|[,;(.!]", re.IGNORECASE)
 _SKIP = frozenset(
     {
@@ -121,6 +125,11 @@ def _scope(reader: Reader, line: int, text: str, rule: Rule) -> tuple[int | None
         number = int(m.group(1))
         text = text[: m.start()] + " " + text[m.end() :]
     written = " ".join(_without_noise(text).split())
+    if written and not reader.lookup.knows_place(written):
+        # "Rolling it now. OOL for me: ...": the order starts after the sentence before it
+        ends = list(_SENTENCE_END.finditer(text))
+        if ends:
+            written = " ".join(_without_noise(text[ends[-1].end() :]).split())
     if not written:
         return number, None
     return number, reader.place(line, written, rule)

@@ -58,6 +58,33 @@ def test_orders_of_loss(
     assert turn.kind is TurnKind.SPECIAL_ORDERS and turn.diagnostics == ()
 
 
+@pytest.mark.parametrize(
+    ("written", "number", "territory"),
+    [
+        ("Rolling it now. OOL for me: inf, arm, ftr.", None, None),
+        ("Going to bed! Order of loss for battle #2: INF, ARM", 2, None),
+        ("Dice are cruel. OOL for Ukraine: arm, inf", None, "Ukraine S.S.R."),
+        ("E. Med. SZ OOL: TRN, BB", None, "East Mediteranean Sea Zone"),
+    ],
+)
+def test_a_sentence_before_an_order_of_loss_is_no_part_of_its_place(
+    written: str, number: int | None, territory: str | None
+) -> None:
+    """Tried as a new player: "Rolling it now. OOL for me: inf, arm, ftr." was refused as an
+    order of loss for a place named "Rolling now me". The sentence before the order is
+    set aside when the words before the order name no place; "me" names no battle."""
+    turn = parse(written)
+    (ool,) = turn.orders_of_loss
+    assert (ool.number, ool.territory) == (number, territory)
+    assert turn.diagnostics == ()
+
+
+def test_a_place_after_a_sentence_is_still_checked() -> None:
+    turn = parse("Nice try. OOL for Atlantis: INF")
+    (found,) = turn.diagnostics
+    assert found.message.startswith("'Atlantis' could be any territory or sea zone of")
+
+
 def test_a_misspelt_unit_in_an_order_of_loss_is_corrected() -> None:
     turn = parse("OOL: infantry, armr, fighter")
     assert [e.unit for e in turn.orders_of_loss[0].order] == [U.INF, U.ARM, U.FTR]
