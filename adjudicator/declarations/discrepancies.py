@@ -35,6 +35,7 @@ from adjudicator.powers import Power
 from adjudicator.units import (
     CHART_ORDER,
     NO_UNITS,
+    Domain,
     Technology,
     Units,
     UnitType,
@@ -140,9 +141,12 @@ class Reconciler:
         standing: list[tuple[UnitType, int, int, int | None]] = []
         excess: list[tuple[UnitType, int, int, int | None]] = []
         left_out = False
+        hostile = self._hostile(space)
         for unit in bounds.keys() | said_all.keys():
             lo, hi = bounds.get(unit, NONE_THERE)
             estimate = hi if hi is not None else lo
+            if listed is None and hostile and unit.stats.domain is Domain.AIR:
+                estimate = lo  # no plane stays over land the enemy holds: lost, or landed
             moves = exp.moves.get((space, unit), [])
             if listed is None:
                 counts[unit] = estimate
@@ -177,6 +181,15 @@ class Reconciler:
         if left_out:
             omitted.append(f"{space} ({result})")
         return result
+
+    def _hostile(self, space: str) -> bool:
+        """Whether ``space`` is land the mover's side neither held nor took this turn: where
+        his aircraft cannot end it (a plane the dice spared lands elsewhere)."""
+        return (
+            not self.position.board.territories[space].is_sea
+            and space not in self.exp.captured
+            and not self.position.is_friendly(space, self.power)
+        )
 
     def _overruled(
         self,

@@ -156,6 +156,38 @@ class TestCombatResultsAndTheMap(Case):
         assert applied.position.units_of("Finland Norway", R) == Units.of({U.INF: 3, U.AA: 1})
 
 
+class TestABattleLostLeavesNoPlaneOverEnemyLand(Case):
+    """Post Combat Orders: the map update lists the board as the turn leaves it, and only
+    surviving land units capture a territory ("Planes alone never do", facts sheet section
+    8). A battle lost with the map leaving the attacked territory out: the fighter that
+    attacked is not kept over land the enemy still holds (tried as a new player: "lost, all
+    my units died" was answered that the map left out 1 FTR in Ukraine, and that the
+    position was not a legal one)."""
+
+    EMAIL = (
+        "Combat moves:\nAttack #1 - Ukraine (2 INF)\nCaucasus 2 INF\nKar 1 FTR\n\n"
+        "Results:\n#1 Ukraine: lost, all my units died\n\nMap update:\nKarelia: 3 INF\n"
+        "Russia: 2 INF\n"
+    )
+    BOARD: ClassVar[Board] = {**START, "Ukraine S.S.R.": {G: {U.INF: 2}}}
+
+    def test_no_finding_and_no_soviet_plane_in_ukraine(self) -> None:
+        turn = parse(self.EMAIL)
+        applied = apply_post_combat(self.position(self.BOARD), turn, precombat=turn)
+        assert applied.findings == ()
+        assert applied.position.units_of("Ukraine S.S.R.", R) == Units()
+        assert applied.position.units_of("Karelia S.S.R.", R) == Units.of({U.INF: 3})
+
+    def test_a_plane_over_land_taken_is_still_left_out_of_the_map(self) -> None:
+        """Won, survivors unwritten, the territory left out of the map: the plane may be
+        there (land taken is the mover's), so the omission is still reported."""
+        email = self.EMAIL.replace("lost, all my units died", "won")
+        turn = parse(email)
+        applied = apply_post_combat(self.position(self.BOARD), turn, precombat=turn)
+        assert [f.code for f in applied.findings] == [Code.MAP_OMITS]
+        assert "Ukraine S.S.R. (2 INF, 1 FTR)" in applied.findings[0].message
+
+
 class TestTerritoryAndIpcCount(Case):
     """Post Combat Orders: "give a territory and IPC count. Please use units to distinguish
     between territory count and IPC count, i.e. UK 30/$32". The IPC count is the income value
