@@ -110,6 +110,15 @@ def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | N
     remaining: int | None = None
     i, n = 0, len(toks)
     errors = reader.errors_on(line)
+    if _names_a_place(reader, toks):
+        reader.error(
+            line,
+            Rule.PRECOMBAT,
+            f"{text.strip()!r} names a place: a purchase names none",
+            'head the lines that follow with the part of the turn they are ("Combat moves:", '
+            '"Placement:"), or write the purchase as counts and units: "3 INF, 1 ARM, 1 TRN"',
+        )
+        return None
     while i < n:
         tok = toks[i]
         nxt = toks[i + 1].low if i + 1 < n else ""
@@ -140,6 +149,16 @@ def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | N
             )
         return None
     return Purchase(line, units, spent, remaining)
+
+
+def _names_a_place(reader: Reader, toks: Tokens) -> bool:
+    """Whether a line starts with a place and a colon ("E Eur: 3 INF"), as an origin line or
+    a map entry does; a power buying ("Germany: 3 INF") names the buyer, not a place."""
+    colon = next((k for k, tok in enumerate(toks[:6]) if tok.text == ":"), None)
+    if not colon:
+        return False
+    written = toks.span(0, colon)
+    return reader.lookup.power(written) is None and reader.lookup.knows_place(written)
 
 
 def _clause(toks: list[Token], i: int) -> set[str]:

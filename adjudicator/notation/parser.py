@@ -51,6 +51,7 @@ from adjudicator.notation.reading import Reader
 from adjudicator.notation.routes import read_route
 from adjudicator.notation.sections import (
     Section,
+    Title,
     header,
     is_closer,
     is_greeting,
@@ -121,6 +122,12 @@ def _special_hint(low: str) -> bool:
 _LINE = operator.attrgetter("line")
 """A diagnostic's line: the order a turn lists its diagnostics in."""
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,3})[.)]\s+")
+_PLACE_ALONE = re.compile(r"\s*([^()\[\]:]+?)\s*(?:[(\[][^()\[\]]*[)\]]|:)?\s*\Z")
+"""A place written alone, or with a bracketed list or a colon after it ("Karelia (2 INF)")."""
+_TITLE_LENGTH = 40
+"""The longest line read as a power and round alone ("== Japan, turn 4 ==")."""
+_BEFORE_RESULTS = frozenset({Section.NONE, Section.TECH, Section.PURCHASES, Section.COMBAT})
+"""The parts of a turn a battle may be declared in, or right after."""
 _COUNT_HINT = re.compile(r"\d\s*(?:terr\w*|t|ipcs?|\$)?\s*[/,;]\s*\$?\s?\d", re.IGNORECASE)
 """What every count holds ("30/$32", "13 territories, 41 IPCs"): a cheap test before the
 count's own pattern."""
@@ -229,12 +236,13 @@ class TurnParser:
             self._line(number, written)
         return self._finish()
 
-    def _title(
-        self, text: str, *, subject: bool = False, low: str | None = None, bare: bool = False
-    ) -> bool:
-        """Whether ``text`` is a title (``bare``: one naming only a power and a round), the
-        power and round it gives kept unless already known."""
-        found = power_and_round(text) if bare else title(text, subject=subject, low=low)
+    def _title(self, text: str, *, subject: bool = False, low: str | None = None) -> bool:
+        """Whether ``text`` is a title, the power and round it gives kept unless known."""
+        return self._titled(title(text, subject=subject, low=low))
+
+    def _titled(self, found: Title | None) -> bool:
+        """Whether a line is the title ``found``, the power and round it gives kept unless
+        already known."""
         if found is None:
             return False
         if found.kind is TurnKind.SPECIAL_ORDERS:
@@ -270,6 +278,12 @@ class TurnParser:
                 self.section = Section.COMBAT
                 self.combat.header(number, battle)
             return
+        if (
+            self.section in _BEFORE_RESULTS
+            and (listed := _LIST_NUMBER.match(text)) is not None
+            and self._listed_battle(number, text, listed)
+        ):
+            return
         head = header(text, low)
         if head is not None:
             if (self.found.power is None or self.found.round is None) and has_digit(text):
@@ -278,7 +292,12 @@ class TurnParser:
             if head.rest.strip():
                 self._line(number, head.rest)
             return
-        if self.section is Section.NONE and has_digit(text) and self._title(text, bare=True):
+        if (
+            self.section is Section.NONE
+            and len(text) <= _TITLE_LENGTH
+            and has_digit(text)
+            and self._titled(power_and_round(text))
+        ):
             return  # "Russia round 1" above the orders
         if self._count(number, text, low if plain else None):
             return
@@ -301,6 +320,22 @@ class TurnParser:
                     self._not_read(number, text)
                 return
         self._in_section(number, text, low)
+
+    def _listed_battle(self, number: int, text: str, listed: re.Match[str]) -> bool:
+        """A battle headed as a numbered list item (``listed``: its number), its place alone
+        or with its defenders ("1. Karelia (2 INF, 1 ARM, AA)"): read as "#1 Karelia (...)",
+        the combat moves begun. A list item naming units or anything else ("1. Karelia with
+        3 INF") is not one."""
+        rest = text[listed.end() :]
+        named = _PLACE_ALONE.match(rest)
+        if named is None or not self.reader.lookup.knows_place(named.group(1)):
+            return False
+        battle = combat.BATTLE_HEADER.match(f"#{listed.group(1)} {rest}")
+        if battle is None:
+            return False
+        self.section = Section.COMBAT
+        self.combat.header(number, battle)
+        return True
 
     def _mark(
         self, number: int, text: str, toks: list[Token] | None = None

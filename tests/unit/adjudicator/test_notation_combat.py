@@ -163,6 +163,37 @@ def test_declaration_problems_are_warnings() -> None:
     assert turn.errors == ()
 
 
+def test_battles_as_a_numbered_list_after_the_purchases() -> None:
+    """Tried as a new player: with no combat header after "Buy: ...", a numbered list of
+    attacks ("1. Karelia (2 inf, 1 arm, AA)") and their origins were read as purchases, and
+    Germany was told it spent $156. A list item that is a place alone, or with its
+    defenders in brackets, heads a battle as "#1 Karelia (...)" does."""
+    turn = parse(
+        "Germany 1 - combat\n\nBuy: 2 arm, 1 sub, 3 inf ($27)\n\n"
+        "1. Karelia (2 inf, 1 arm, AA)\n   E Eur: 3 inf, 1 arm, 1 ftr\n   Germany: 1 bmb\n\n"
+        "2) Karelia SZ\n   Baltic SZ: 1 sub\n\nOOL Karelia: inf, arm, ftr, bmb"
+    )
+    assert [(p.units, p.spent) for p in turn.purchases] == [
+        (Units.of({U.INF: 3, U.ARM: 2, U.SUB: 1}), 27)
+    ]
+    assert [(b.number, b.territory, b.defender, b.attacker) for b in turn.battles] == [
+        (
+            1,
+            "Karelia S.S.R.",
+            Units.of({U.INF: 2, U.ARM: 1, U.AA: 1}),
+            Units.of({U.INF: 3, U.ARM: 1, U.FTR: 1, U.BMB: 1}),
+        ),
+        (2, "Karelia Sea Zone", None, Units.of({U.SUB: 1})),
+    ]
+    assert turn.diagnostics == ()
+
+
+def test_a_numbered_line_that_is_no_place_alone_heads_no_battle() -> None:
+    turn = parse("Combat:\n1. Karelia with 3 inf from East Europe")
+    assert turn.battles == ()
+    assert [d.severity.value for d in turn.diagnostics] == ["error"]
+
+
 def test_a_battle_headed_twice_in_one_place_is_one_battle() -> None:
     """IAAPA Error Correction II: "The declared territory or sea zone is always assumed to be
     correct". A second header of battle #1 in the same place (a player correcting himself, or

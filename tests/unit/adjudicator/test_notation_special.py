@@ -175,6 +175,22 @@ def test_purchases(
     assert turn.diagnostics == ()
 
 
+def test_a_line_naming_a_place_is_no_purchase() -> None:
+    """An origin line or a map entry under the purchases ("E Eur: 3 inf") is not units
+    bought; a power naming itself as the buyer ("Germany: 3 INF") is."""
+    turn = parse("Buy: 3 inf\nE Eur: 3 inf, 1 arm")
+    assert [p.units for p in turn.purchases] == [Units.of({U.INF: 3})]
+    (found,) = turn.diagnostics
+    assert (found.line, found.severity.value) == (2, "error")
+    assert "names a place: a purchase names none" in found.message
+    bought = parse("Purchases:\nGermany: 3 inf, 1 arm\nUK: 2 inf ($6)")
+    assert [p.units for p in bought.purchases] == [
+        Units.of({U.INF: 3, U.ARM: 1}),
+        Units.of({U.INF: 2}),
+    ]
+    assert bought.diagnostics == ()
+
+
 def test_a_purchase_with_an_unknown_unit_is_an_error() -> None:
     turn = parse("Purchases: 3 INF, 2 destroyers")
     assert turn.purchases == () and codes(turn) == [(1, "error", "unknown-name")]
