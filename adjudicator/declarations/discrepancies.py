@@ -136,6 +136,12 @@ class Reconciler:
         if not has_map:  # the orders alone: each type at the most they leave
             return tally([(unit, lo if hi is None else hi) for unit, (lo, hi) in bounds.items()])
         said_all: dict[UnitType, int] = dict(listed.counts) if listed is not None else {}
+        captured = self._captured(space, listed)
+        if captured:
+            bounds = dict(bounds)
+            for unit, n in captured:
+                lo, hi = bounds.get(unit, NONE_THERE)
+                bounds[unit] = (lo, None if hi is None else hi + n)  # listed or not
         counts: dict[UnitType, int] = {}
         overruled: list[tuple[UnitType, int, int, list[int]]] = []
         standing: list[tuple[UnitType, int, int, int | None]] = []
@@ -169,7 +175,8 @@ class Reconciler:
             else:
                 counts[unit] = said
                 standing.append((unit, said, lo, hi))
-        result = tally(counts.items())
+        # the AA guns and complexes taken are given to the new owner with the territory
+        result = tally((unit, max(0, n - captured.count(unit))) for unit, n in counts.items())
         if overruled:
             self._overruled(space, listed, sorted(overruled, key=lambda o: CHART_ORDER[o[0]]))
         if standing:
@@ -181,6 +188,21 @@ class Reconciler:
         if left_out:
             omitted.append(f"{space} ({result})")
         return result
+
+    def _captured(self, space: str, listed: Units | None) -> Units:
+        """The AA guns and complexes the mover takes with ``space`` (facts sheet, section
+        8: "Captured AA guns and ICs change owner"): the map
+        update lists them among his units there, and :func:`apply_post_combat` gives them
+        to the new owner. None unless the space is taken, by a result or by the map update
+        listing land units where his side held nothing."""
+        if self.position.board.territories[space].is_sea or self.position.is_friendly(
+            space, self.power
+        ):
+            return NO_UNITS
+        if space not in self.exp.captured and not (listed is not None and captors(listed)):
+            return NO_UNITS
+        enemy = self.position.enemy_units(space, self.power)
+        return Units.of((u, n) for u, n in enemy if u in STAY)
 
     def _hostile(self, space: str) -> bool:
         """Whether ``space`` is land the mover's side neither held nor took this turn: where

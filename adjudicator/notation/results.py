@@ -163,6 +163,8 @@ def result(
     """Tokens of the first "lost <units>" / "<units> died": casualties, no outcome."""
     units_end = pending_from = -1
     """Where the last unit list ended (and began): a loss word right after names them."""
+    listed = False
+    """Whether the survivors were listed, closed by a word after them ("2 INF left")."""
     while i < n:
         tok, low = toks[i], toks[i].low
         nxt = toks[i + 1] if i + 1 < n else None
@@ -224,8 +226,11 @@ def result(
         elif low in _SURVIVORS:
             if low in _POSTFIX_SURVIVORS and pending:
                 survivors, pending = survivors + pending, Units()
+                listed = True
             mode = "survivors"
             i += 1
+        elif tok.text == "(" and listed and not _names_losses(toks, i):
+            i = _closing(toks, i)  # "2 FTR left (AA got a fighter)": a remark
         elif low in OUTCOMES and tok.kind == WORD:
             found = OUTCOMES[low]
             if found is CombatOutcome.BOTH_DESTROYED and not (
@@ -280,6 +285,24 @@ def result(
     territory = reader.place(line, written, Rule.POST_COMBAT) if written else None
     survivors = survivors + pending
     return CombatResult(line, outcome, number, territory, survivors, losses, retreat_to, damage)
+
+
+def _names_losses(toks: Tokens, i: int) -> bool:
+    """Whether the brackets opened at ``i`` say what was lost ("(lost 1 ARM)")."""
+    return any(tok.low in _LOSSES for tok in toks[i : _closing(toks, i)])
+
+
+def _closing(toks: Tokens, i: int) -> int:
+    """The token after the ")" closing the "(" at ``i`` (the end of the line if none)."""
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j].text == "(":
+            depth += 1
+        elif toks[j].text == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return len(toks)
 
 
 def _loss_object(

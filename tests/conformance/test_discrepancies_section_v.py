@@ -188,6 +188,43 @@ class TestABattleLostLeavesNoPlaneOverEnemyLand(Case):
         assert "Ukraine S.S.R. (2 INF, 1 FTR)" in applied.findings[0].message
 
 
+class TestCapturedGunsAndComplexesInTheMap(Case):
+    """Facts sheet, section 8: "Only surviving land units capture a territory. Planes alone
+    never do. Captured AA guns and ICs change owner." The map update of a territory taken
+    may list its AA gun and complex among the captor's units, or leave them out; either way
+    the position has them his (tried as a new player: "Karelia: 5 inf, 4 arm, AA, IC" was
+    answered that no order puts an IC there)."""
+
+    EMAIL = (
+        "Combat moves:\nAttack #1 - Karelia (1 INF, AA)\nFinland 3 INF\n\nResults:\n"
+        "#1 Karelia: won, 2 INF left\n\nMap update:\nKarelia: {karelia}\n"
+    )
+    BOARD: ClassVar[Board] = {
+        "Karelia S.S.R.": {R: {U.INF: 1, U.AA: 1, U.IC: 1}},
+        "Finland Norway": {G: {U.INF: 3}},
+    }
+
+    def applied(self, karelia: str) -> PostCombat:
+        turn = parse(self.EMAIL.format(karelia=karelia))
+        board = arranged(self.BOARD, to_move=G)
+        return apply_post_combat(board, turn, precombat=turn)
+
+    def test_listed_or_left_out_they_are_the_captors(self) -> None:
+        for karelia in ("2 INF, AA, IC", "2 INF"):
+            applied = self.applied(karelia)
+            assert applied.findings == (), karelia
+            assert applied.position.owner("Karelia S.S.R.") is G
+            assert applied.position.units_of("Karelia S.S.R.", G) == Units.of(
+                {U.INF: 2, U.AA: 1, U.IC: 1}
+            )
+
+    def test_more_guns_than_were_taken_are_still_excess(self) -> None:
+        applied = self.applied("2 INF, 2 AA, IC")
+        assert [f.code for f in applied.findings] == [Code.MAP_EXCESS]
+        assert "lists 2 AA" in applied.findings[0].message
+        assert applied.position.units_of("Karelia S.S.R.", G).count(U.AA) == 1
+
+
 class TestTerritoryAndIpcCount(Case):
     """Post Combat Orders: "give a territory and IPC count. Please use units to distinguish
     between territory count and IPC count, i.e. UK 30/$32". The IPC count is the income value

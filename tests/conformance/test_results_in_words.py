@@ -67,6 +67,22 @@ class TestPostCombatResults(NotationCase):
             (Severity.WARNING, "unclear-survivors")
         ]
 
+    def test_a_remark_in_brackets_after_the_survivors_adds_none(self, read: Read) -> None:
+        """Tried as a new player: "won, 5 inf, 4 arm, 2 ftr, 1 bmb left (AA got a fighter)"
+        was read as 3 FTR and an AA surviving. Brackets after the survivors, once a word
+        closes their list ("left"), are a remark; brackets naming losses still give them,
+        and survivors written in brackets are still the survivors."""
+        turn = read(
+            "Results:\n#1 Karelia - won, 5 inf, 4 arm, 2 ftr, 1 bmb left (AA got a fighter)\n"
+            "#2 Ukraine: won, 2 inf left (lost 1 arm)\n#3 Egypt: won (3 inf, 1 arm left)\n"
+        )
+        assert [(r.outcome, r.survivors, r.losses) for r in turn.results] == [
+            (CombatOutcome.WON, Units.of({U.INF: 5, U.ARM: 4, U.FTR: 2, U.BMB: 1}), Units()),
+            (CombatOutcome.WON, Units.of({U.INF: 2}), Units.of({U.ARM: 1})),
+            (CombatOutcome.WON, Units.of({U.INF: 3, U.ARM: 1}), Units()),
+        ]
+        assert turn.diagnostics == ()
+
     def test_every_attacker_destroyed_is_lost_without_doubt(self, read: Read) -> None:
         turn = read("Results:\n#4 Egypt: all my units died\n#5 Norway: lost everything")
         assert [(r.outcome, r.survivors) for r in turn.results] == [
