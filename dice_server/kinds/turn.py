@@ -18,6 +18,23 @@ def finding_line(finding: Data) -> str:
     return f"  {where}{finding['severity']}: {finding['message']} ({finding['rule']})"
 
 
+SAME_FINDING = {"map-leaves-out": "map-omits"}
+"""A finding of the turn played out from the dice that says what a finding of the check
+against the position (by this code) already says."""
+
+
+def against_the_dice(data: Data) -> list[Data]:
+    """The findings of playing the turn out from the dice (``played_out``: where what the
+    email writes differs from what the dice decided, and the position follows the dice),
+    less those the check of the email already made on the same line."""
+    said = {(f.get("line"), f.get("code")) for f in data.get("findings", [])}
+    return [
+        f
+        for f in data.get("played_out", [])
+        if (f.get("line"), SAME_FINDING.get(str(f.get("code")), f.get("code"))) not in said
+    ]
+
+
 def describe(data: Data) -> list[str]:
     lines = [f"{data['power']}, round {data['round']}, {data['phase']} turn"]
     if "amends" in data:
@@ -31,6 +48,10 @@ def describe(data: Data) -> list[str]:
         f"{errors} error(s), {len(findings) - errors} other finding(s)"
     )
     lines += [finding_line(f) for f in findings]
+    dice = against_the_dice(data)
+    if dice:
+        lines.append(f"Played out from the dice (the position follows them): {len(dice)} more")
+        lines += [finding_line(f) for f in dice]
     if "magic_84" in data:
         magic = data["magic_84"]
         verdict = (

@@ -5,12 +5,14 @@ findings about the whole turn (line 0) above the text."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from dice_server import ledger
 from dice_server.db import reading
 from dice_server.errors import NotFound
+from dice_server.kinds.turn import against_the_dice
 from dice_server.ledger import Chain
 from dice_server.models import Member
 from dice_server.services import ServiceContext
@@ -25,6 +27,8 @@ class Finding:
     rule: str
     message: str
     suggestion: str | None
+    dice: bool = False
+    """Found playing the turn out from the dice (the position follows them)."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,7 @@ class SubmissionReport:
         return sum(1 for f in self.findings if f.severity == severity)
 
 
-def _finding(found: dict[str, Any]) -> Finding:
+def _finding(found: Mapping[str, Any], *, dice: bool = False) -> Finding:
     line = found.get("line")
     return Finding(
         line=line if isinstance(line, int) else 0,
@@ -68,17 +72,21 @@ def _finding(found: dict[str, Any]) -> Finding:
         rule=str(found.get("rule", "")),
         message=str(found.get("message", "")),
         suggestion=found.get("suggestion") or None,
+        dice=dice,
     )
 
 
 def placed_findings(
-    text: list[str], findings: list[dict[str, Any]]
+    text: list[str],
+    findings: Sequence[Mapping[str, Any]],
+    dice: Sequence[Mapping[str, Any]] = (),
 ) -> tuple[list[Finding], list[TextLine]]:
     """The findings about the whole turn (line 0, or a line the text does not have), and
-    each line of the text with the findings on it."""
+    each line of the text with the findings on it (``dice``: those of playing the turn
+    out from the dice, after the email's own on each line)."""
     by_line: dict[int, list[Finding]] = {}
-    for found in findings:
-        shown = _finding(found)
+    for found, weighed in [*((f, False) for f in findings), *((f, True) for f in dice)]:
+        shown = _finding(found, dice=weighed)
         by_line.setdefault(shown.line, []).append(shown)
     lines = [TextLine(n, line, by_line.pop(n, [])) for n, line in enumerate(text, 1)]
     return [f for n in sorted(by_line) for f in by_line[n]], lines
@@ -96,7 +104,9 @@ def submission_report(
         summary = summary_of(session, game, viewer)
     data = json.loads(entry.body)["data"]
     # Lines numbered as the notation numbers them (str.splitlines).
-    general, lines = placed_findings(str(data["text"]).splitlines(), data.get("findings", []))
+    general, lines = placed_findings(
+        str(data["text"]).splitlines(), data.get("findings", []), against_the_dice(data)
+    )
     return SubmissionReport(
         summary=summary,
         seq=entry.seq,

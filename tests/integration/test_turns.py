@@ -191,6 +191,32 @@ def test_the_postcombat_turn_moves_the_board(client: FlaskClient, league: League
     assert rebuilt(league, 1)["position"] == initial_json()
 
 
+def test_what_the_dice_decided_is_mailed_and_shown_beside_the_lines(
+    app: Any, client: FlaskClient, league: League
+) -> None:
+    """Where the email's results differ from the dice, the position follows the dice
+    (IAAPA Error Correction V): the turn's mail and its report page say so, once each, as
+    well as what the email's own check found."""
+    from tests.conftest import logged_in
+    from tests.integration.test_battle_replay import mailed_entry
+
+    submit(client, league, "allies", USSR_PRE)
+    response = submit(client, league, "allies", USSR_POST)
+    seq = json.loads(response.get_json()["entry"]["body"])["seq"]
+    data = json.loads(response.get_json()["entry"]["body"])["data"]
+    differs = next(f for f in data["played_out"] if f["code"] == "result-differs")
+    mail = mailed_entry(app, league, seq)
+    assert "Played out from the dice (the position follows them):" in mail
+    assert mail.count(differs["message"]) == 1
+    checked = {(f["line"], f["code"]) for f in data["findings"]}
+    assert (13, "count-mismatch") in checked  # said by the check, and so not said twice
+    assert mail.count("the count ") == 1
+    page = logged_in(app, league.ctx, "allies@example.org").get(f"/games/{league.game}/turn/{seq}")
+    shown = " ".join(page.get_data(as_text=True).split())
+    assert "and played out from the dice (the position follows them)" in shown
+    assert f"warning</strong> against the dice: {differs['message']}" in shown
+
+
 def rebuilt(league: League, at: int) -> Any:
     from dice_server.services.turns import game_position
 
