@@ -35,7 +35,8 @@ Version 1::
      "placements": [{"line", "territory", "units"}],
      "map": [{"line", "territory", "units"}],                            the map update
      "counts": [{"line", "power", "territories", "ipcs", "units_written": 0 | 1}],
-     "orders_of_loss": [{"line", "number", "territory", "order": [{"unit", "count"}]}],
+     "orders_of_loss": [{"line", "number", "territory", "battles": "sea" | "land",
+                         "order": [{"unit", "count"}]}],
      "withdrawals": [{"line", "number", "territory", "to"}],             sub withdrawals
      "retreats": [{"line", "number", "territory", "to"}],
      "diagnostics": [{"line", "severity": "error" | "warning" | "info", "rule", "message",
@@ -212,6 +213,7 @@ def turn_report(turn: Turn) -> Report:
     obj["orders_of_loss"] = [
         _put_all(
             _scoped(o.line, o.number, o.territory),
+            battles=o.waters,
             order=[_put_all({"unit": e.unit.value}, count=e.count) for e in o.order],
         )
         for o in turn.orders_of_loss

@@ -233,6 +233,8 @@ class SpecialOrderOfLoss:
     order: tuple[LossEntry, ...]
     number: int | None = None
     territory: str | None = None
+    waters: str | None = None
+    """``"sea"`` or ``"land"``: for every battle of that kind ("OOL sea battles: SUB, BB")."""
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,10 @@ _SCOPE_NOISE = re.compile(
     re.IGNORECASE,
 )
 _TO = re.compile(r"\b(?:to|into)\b", re.IGNORECASE)
+_BATTLE_KIND = re.compile(
+    r"\b(sea|naval|land)\s+(?:battles?|attacks?|combats?|fights?)\b", re.IGNORECASE
+)
+"""An order of loss for every battle of a kind: "sea battles", "naval attacks", "land"."""
 _SENTENCE_END = re.compile(r"\b[a-z]{3,}[.!?]\s+")
 """The end of a sentence written before an order on its line ("Rolling it now. OOL: ..."):
 a full stop after a word of three lower-case letters or more ("W. Europe" and "E. Med."
@@ -156,7 +160,11 @@ def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | 
         scope, listing = text[: mark.start()], text[mark.end() :]
     else:
         scope, listing = "", text
-    number, territory = _scope(reader, line, LOSS_MARK.sub(" ", scope), Rule.ORDERS_OF_LOSS)
+    scope = LOSS_MARK.sub(" ", scope)
+    kind = _BATTLE_KIND.search(scope)
+    if kind is not None:  # "OOL sea battles: SUB, BB"
+        scope = f"{scope[: kind.start()]} {scope[kind.end() :]}"
+    number, territory = _scope(reader, line, scope, Rule.ORDERS_OF_LOSS)
     errors = reader.errors_on(line)
     order = _loss_list(reader, line, tokenize(listing))
     if reader.errors_on(line) > errors:
@@ -170,7 +178,8 @@ def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | 
                 "list unit types, first lost first: OOL: INF, ARM, FTR, BMB",
             )
         return None
-    return SpecialOrderOfLoss(line, tuple(order), number, territory)
+    waters = None if kind is None else "land" if kind.group(1).lower() == "land" else "sea"
+    return SpecialOrderOfLoss(line, tuple(order), number, territory, waters)
 
 
 def _loss_list(reader: Reader, line: int, toks: list[Token]) -> list[LossEntry]:

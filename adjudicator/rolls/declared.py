@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from adjudicator.boards import classic
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
 from adjudicator.notation import parse
 
@@ -45,6 +46,14 @@ def rolling_errors(
     return found
 
 
+def _waters(territory: str) -> str:
+    """``"sea"`` for a battle in a sea zone, else ``"land"``."""
+    found = classic().territories.get(territory)
+    if found is not None:
+        return "sea" if found.is_sea else "land"
+    return "sea" if "sea zone" in territory.lower() else "land"
+
+
 def order_of_loss_in(text: str, number: int, territory: str) -> list[str]:
     """The order of loss an email or note sets for battle ``number`` (named by number,
     territory, or for every battle), as unit names lost first; a count written for a step
@@ -55,6 +64,8 @@ def order_of_loss_in(text: str, number: int, territory: str) -> list[str]:
     for special in parse(text).orders_of_loss:
         scoped = special.number is not None or special.territory is not None
         if scoped and special.number != number and special.territory != territory:
+            continue
+        if special.waters is not None and special.waters != _waters(territory):
             continue
         order = []
         for step in special.order:

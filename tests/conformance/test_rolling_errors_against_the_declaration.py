@@ -52,3 +52,12 @@ class TestOrdersOfLoss:
         assert order_of_loss_in(text, 1, "West Europe") == ["INF", "ARM", "FTR"]
         assert order_of_loss_in(text, 2, "Baltic Sea Zone") == ["TRN", "SUB"]
         assert order_of_loss_in(text, 3, "Karelia S.S.R.") == []
+
+    def test_for_every_sea_battle_or_every_land_battle(self) -> None:
+        """Tried as a new player: "OOL sea battles: sub, bb" was refused ('sea' could be any
+        of four territories). An order for the sea battles (or the land battles) is every
+        such battle's; one naming its battle still stands over it."""
+        text = "OOL sea battles: sub, bb\nOOL land battles: inf, arm\nOOL Karelia: arm, inf"
+        assert order_of_loss_in(text, 3, "Central Mediteranean Sea Zone") == ["SUB", "BB"]
+        assert order_of_loss_in(text, 2, "Libya") == ["INF", "ARM"]
+        assert order_of_loss_in(text, 1, "Karelia S.S.R.") == ["ARM", "INF"]
