@@ -314,6 +314,13 @@ class TurnParser:
         ):
             return
         if _special_hint(low) and self.section is not Section.RESULTS:
+            if (
+                is_prose(text)
+                and special.marked_kind(text) == "loss"
+                and not special.lists_a_unit_first(self.reader, text)
+            ):
+                self._not_read(number, text)  # "Defender OOL is yours, Monty."
+                return
             mark = self._mark(number, text)
             if self._special(number, text, marked=True):
                 if mark is not None and self._undo_chat(mark, None):

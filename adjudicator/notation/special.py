@@ -98,6 +98,9 @@ _SKIP = frozenset(
         "etc",
         "the",
         ".",
+        "is",
+        "are",
+        "please",
     }
 )
 
@@ -148,18 +151,41 @@ def _destination(reader: Reader, line: int, text: str, rule: Rule) -> str | None
     return reader.place(line, written, rule)
 
 
-def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | None:
-    """An order of loss; None (with an error) if its unit list cannot be read."""
+def _loss_parts(reader: Reader, text: str) -> tuple[str, str]:
+    """An order of loss's scope (which battle) and its list of units: split at the colon,
+    else where the units begin after the marker ("OOL for Karelia is INF, ARM")."""
     mark = LOSS_MARK.search(text)
     colon = text.find(":", mark.end() if mark else 0)
     if colon < 0 and mark is None:
         colon = text.find(":")
     if colon >= 0:
-        scope, listing = text[:colon], text[colon + 1 :]
-    elif mark is not None:
-        scope, listing = text[: mark.start()], text[mark.end() :]
-    else:
-        scope, listing = "", text
+        return text[:colon], text[colon + 1 :]
+    if mark is None:
+        return "", text
+    after = tokenize(text[mark.end() :])
+    n = len(after)
+    for k in range(n):
+        unit = k + 1 if after[k].kind == NUM and k + 1 < n else k
+        if reader.unit_word(after, unit, n)[1] is not None:
+            return text[: mark.start()] + " " + after.span(0, k), text[mark.end() :][
+                after.start(k) :
+            ]
+    return text[: mark.start()], text[mark.end() :]
+
+
+def lists_a_unit_first(reader: Reader, text: str) -> bool:
+    """Whether the list of an order of loss starts with a unit ("OOL: INF, ARM"), where a
+    sentence about orders of loss does not ("Defender OOL is yours, Monty.")."""
+    toks = tokenize(_loss_parts(reader, text)[1])
+    i = next((k for k, tok in enumerate(toks) if tok.low not in _SKIP), len(toks))
+    if i < len(toks) and toks[i].kind == NUM:
+        i += 1
+    return i < len(toks) and reader.unit_word(toks, i, len(toks))[1] is not None
+
+
+def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | None:
+    """An order of loss; None (with an error) if its unit list cannot be read."""
+    scope, listing = _loss_parts(reader, text)
     scope = LOSS_MARK.sub(" ", scope)
     kind = _BATTLE_KIND.search(scope)
     if kind is not None:  # "OOL sea battles: SUB, BB"

@@ -79,6 +79,48 @@ def test_a_sentence_before_an_order_of_loss_is_no_part_of_its_place(
     assert turn.diagnostics == ()
 
 
+@pytest.mark.parametrize(
+    ("written", "number", "territory", "order"),
+    [
+        (
+            "OOL for Karelia is inf, arm, ftr.",
+            None,
+            "Karelia S.S.R.",
+            [(U.INF, None), (U.ARM, None), (U.FTR, None)],
+        ),
+        ("OOL for battle 2 is 1 inf then arm", 2, None, [(U.INF, 1), (U.ARM, None)]),
+        (
+            "My OOL: inf, arm, ftr please.",
+            None,
+            None,
+            [(U.INF, None), (U.ARM, None), (U.FTR, None)],
+        ),
+    ],
+)
+def test_an_order_of_loss_written_as_a_sentence(
+    written: str,
+    number: int | None,
+    territory: str | None,
+    order: list[tuple[UnitType, int | None]],
+) -> None:
+    """With no colon, the units begin at the first unit word after the marker; "is" and
+    "please" around them are no units."""
+    turn = parse(written)
+    (ool,) = turn.orders_of_loss
+    assert (ool.number, ool.territory) == (number, territory)
+    assert ool.order == tuple(LossEntry(u, n) for u, n in order)
+    assert turn.diagnostics == ()
+
+
+def test_a_sentence_about_orders_of_loss_is_chat() -> None:
+    """Tried as a new player: "Defender OOL is yours, Monty." under Japan's attacks was
+    two errors ('Defender' is no place, 'is' no unit). A sentence whose order of loss lists
+    no unit is chat, noted at most."""
+    turn = parse("Attack #1 Karelia\nCau 3 INF\n\nDefender OOL is yours, Monty.")
+    assert turn.orders_of_loss == ()
+    assert codes(turn) == [(4, "info", "not-read")]
+
+
 def test_a_place_after_a_sentence_is_still_checked() -> None:
     turn = parse("Nice try. OOL for Atlantis: INF")
     (found,) = turn.diagnostics
