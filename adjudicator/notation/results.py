@@ -175,7 +175,11 @@ def result(
             i += 1
         elif reader.unit_start(toks, i, n):
             start = i
-            units, i, _ = reader.units(line, toks, i, n, Rule.POST_COMBAT)
+            both = _both(reader, toks, i, n)
+            if both is not None:  # "both inf died"
+                units, i = both
+            else:
+                units, i, _ = reader.units(line, toks, i, n, Rule.POST_COMBAT)
             if mode == "losses":
                 losses = losses + units
             elif mode == "survivors" and not (
@@ -315,12 +319,20 @@ def _loss_object(
         j += 1
     if not reader.unit_start(toks, j, n):
         return None
-    if j > i and toks[j - 1].low == "both" and toks[j].kind == WORD:
-        used, unit = reader.unit_word(toks, j, n)
-        if unit is not None:
-            return Units.of({unit: 2}), j + used
+    both = _both(reader, toks, j, n)
+    if both is not None:
+        return both
     units, stop, _ = reader.units(line, toks, j, n, Rule.POST_COMBAT)
     return units, stop
+
+
+def _both(reader: Reader, toks: Tokens, i: int, n: int) -> tuple[Units, int] | None:
+    """Two of the unit written at ``i`` after "both" ("lost both subs", "both inf died"),
+    and where it ends; None if "both" does not come before a unit word."""
+    if i == 0 or toks[i - 1].low != "both" or toks[i].kind != WORD:
+        return None
+    used, unit = reader.unit_word(toks, i, n)
+    return (Units.of({unit: 2}), i + used) if unit is not None else None
 
 
 def _lost_then_left(

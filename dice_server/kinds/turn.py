@@ -18,9 +18,12 @@ def finding_line(finding: Data) -> str:
     return f"  {where}{finding['severity']}: {finding['message']} ({finding['rule']})"
 
 
-SAME_FINDING = {"map-leaves-out": "map-omits"}
-"""A finding of the turn played out from the dice that says what a finding of the check
-against the position (by this code) already says."""
+SAME_FINDING = {
+    "map-leaves-out": frozenset({"map-omits"}),
+    "map-disagrees": frozenset({"map-overruled", "map-differs", "map-excess"}),
+}
+"""Findings of the turn played out from the dice (by code) that say what a finding of the
+check against the position (by one of these codes) on the same line already says."""
 
 
 def against_the_dice(data: Data) -> list[Data]:
@@ -28,11 +31,13 @@ def against_the_dice(data: Data) -> list[Data]:
     email writes differs from what the dice decided, and the position follows the dice),
     less those the check of the email already made on the same line."""
     said = {(f.get("line"), f.get("code")) for f in data.get("findings", [])}
-    return [
-        f
-        for f in data.get("played_out", [])
-        if (f.get("line"), SAME_FINDING.get(str(f.get("code")), f.get("code"))) not in said
-    ]
+
+    def new(found: Data) -> bool:
+        code = str(found.get("code"))
+        same = SAME_FINDING.get(code, frozenset({code}))
+        return not any((found.get("line"), c) in said for c in same)
+
+    return [f for f in data.get("played_out", []) if new(f)]
 
 
 def describe(data: Data) -> list[str]:

@@ -83,6 +83,16 @@ class TestPostCombatResults(NotationCase):
         ]
         assert turn.diagnostics == ()
 
+    def test_both_is_two(self, read: Read) -> None:
+        """Tried as a new player: "lost (both inf died)" was read as 1 INF lost, and the
+        dice, which took both, were said to differ from the email."""
+        turn = read("Results:\n#3 India: lost (both inf died)\n#4 Baltic SZ: won, both subs left")
+        assert [(r.outcome, r.survivors, r.losses) for r in turn.results] == [
+            (CombatOutcome.LOST, Units(), Units.of({U.INF: 2})),
+            (CombatOutcome.WON, Units.of({U.SUB: 2}), Units()),
+        ]
+        assert turn.diagnostics == ()
+
     def test_every_attacker_destroyed_is_lost_without_doubt(self, read: Read) -> None:
         turn = read("Results:\n#4 Egypt: all my units died\n#5 Norway: lost everything")
         assert [(r.outcome, r.survivors) for r in turn.results] == [

@@ -9,7 +9,7 @@ import pytest
 
 from dice_server import verifier
 from dice_server.app import create_app
-from dice_server.kinds import BY_API_PATH, REGISTRY, ROLL_KINDS, WRITTEN, describe, subject
+from dice_server.kinds import BY_API_PATH, REGISTRY, ROLL_KINDS, WRITTEN, describe, subject, turn
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -125,3 +125,59 @@ def test_a_description_has_the_writer_the_kind_and_the_comment() -> None:
         "",
         "Comment: for Coventry",
     ]
+
+
+def test_a_turn_shows_what_the_dice_found_once() -> None:
+    """A finding of the turn played out from the dice that the email's own check made on
+    the same line (the map against the orders, a space left out) is not said twice; one the
+    check could not make (a result the dice contradict) is."""
+    data = {
+        "power": "Japan",
+        "round": 1,
+        "phase": "post-combat",
+        "position_sha256": "0" * 64,
+        "text": "...",
+        "findings": [
+            {
+                "line": 20,
+                "code": "map-overruled",
+                "severity": "warning",
+                "message": "m",
+                "rule": "r",
+            },
+            {"line": 18, "code": "map-omits", "severity": "warning", "message": "o", "rule": "r"},
+        ],
+        "played_out": [
+            {
+                "line": 6,
+                "code": "result-differs",
+                "severity": "warning",
+                "message": "d",
+                "rule": "r",
+            },
+            {
+                "line": 20,
+                "code": "map-disagrees",
+                "severity": "warning",
+                "message": "x",
+                "rule": "r",
+            },
+            {
+                "line": 18,
+                "code": "map-leaves-out",
+                "severity": "warning",
+                "message": "y",
+                "rule": "r",
+            },
+            {
+                "line": 21,
+                "code": "map-disagrees",
+                "severity": "warning",
+                "message": "z",
+                "rule": "r",
+            },
+        ],
+    }
+    assert [f["message"] for f in turn.against_the_dice(data)] == ["d", "z"]
+    lines = turn.describe(data)
+    assert "Played out from the dice (the position follows them): 2 more" in lines
