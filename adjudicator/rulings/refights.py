@@ -5,10 +5,12 @@ units to the battle."
 
 The correct units are the declared ones the board had: from each origin the declaration
 lists, the units of each type it declared, no more than the origin held at the start of the
-turn. So a unit declared but not there is not rolled again, and a unit not declared is
-never added. The re-fight's rolls are then weighed round by round like any battle's (Error
-Correction III): rolling more of a type than the corrected declaration is too many units,
-and more than the void declaration listed is also adding units, ruled as such.
+turn, and none that could not reach the battle from there on its own (a unit carried by a
+transport is taken as declared). So a unit declared but not there, or out of range, is not
+rolled again, and a unit not declared is never added. The re-fight's rolls are then
+weighed round by round like any battle's (Error Correction III): rolling more of a type
+than the corrected declaration is too many units, and more than the void declaration
+listed is also adding units, ruled as such.
 
 What the board cannot say is left as declared: which of several battles over-committed
 units go to (each battle is held only to its origins' holdings), and how many units the
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from adjudicator.declarations.geometry import can_reach, movement_of
 from adjudicator.notation import parse
 from adjudicator.position import Position
 from adjudicator.rulings.dice import ATTACKER
@@ -42,12 +45,19 @@ def corrected_battle(
     if declared is None or not declared.origins:
         return None
     counts: dict[str, int] = {}
+    movement = movement_of(start, power)
     for origin in declared.origins:
         if origin.place is None:
             return None
         held = start.units_of(origin.place, power)
         for unit, n in origin.units:
             take = min(n, held.count(unit))
+            if (
+                take
+                and not origin.transports
+                and not can_reach(movement, unit, origin.place, battle.territory)
+            ):
+                continue  # a unit that cannot reach the battle is none of its units
             if take:
                 counts[unit.value] = counts.get(unit.value, 0) + take
     return replace(battle, attacker=counts, rolls=rolls)

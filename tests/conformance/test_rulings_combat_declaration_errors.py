@@ -112,6 +112,22 @@ class TestTheAttackersOptions:
         assert (ruling.dropped, ruling.kept) == (every_die(3, 6), every_die(5, 5))
         assert ruling.options == () and ruling.void_battles == (UKRAINE,)
 
+    def test_a_unit_out_of_range_is_none_of_the_correct_units(self) -> None:
+        """Tried as a new player: a fighter declared from four spaces too far made the CDE,
+        and the battle fought again was weighed as if it could still roll. The correct
+        units leave it out; rolling it again is adding units."""
+        units = {**EAST, "Soviet Far East": {R: {U.FTR: 1}}}
+        ledger = declared(
+            "Russia 1 pre-combat\n\nAttack #1 - Ukraine (2 INF)\nKar 3 INF\n"
+            "Soviet Far East 1 FTR\n",
+            units,
+        )
+        ledger.roll("Ukraine", {"INF": 3, "FTR": 1}, {"INF": 2}, [6, 6, 6, 6, 6, 6])
+        ledger.note("error-recognition", "the fighter could not reach", AXIS, ref_seq=3)
+        ledger.roll("Ukraine", {"INF": 3}, {"INF": 2}, [1, 6, 6, 6, 6])
+        (ruling,) = ledger.rulings()  # no "too few units" ruling on the fighter left out
+        assert (ruling.dropped, ruling.kept) == (every_die(3, 6), every_die(5, 5))
+
 
 class TestDeclareAllCombatFirst:
     """A player must declare all combat prior to rolling any dice."""
