@@ -4,7 +4,8 @@ written ("3 G INF Ukraine", "three extra German INF in Ukraine", "2 extra IPCs f
 
 A count is digits or "one".."twelve" ("a"/"an": one; none written: one); a minus sign or
 "remove" makes the item a removal (IAAPA Bidding: "Negative value bids are allowed"). The
-power comes before the unit ("3 G INF", "Japanese ARM") or after it ("2 INF for Germany");
+power comes before the unit ("3 G INF", "Japanese ARM") or after it ("2 INF for Germany",
+"2 INF ger Ukraine");
 it is taken only as written ("G", "Ger", "German", "J", "Jap", "Japan" ...), since a
 corrected power would move units between the players. A unit is the engine's unit word
 (:mod:`adjudicator.names`), one word of it perhaps misspelt (IAAPA Error Correction VI);
@@ -216,6 +217,10 @@ class ItemReader:
             if draft.power is None or (power is draft.power and _stripped(left)):
                 draft.power, rest = power, left
             break
+        if draft.power is None and rest:  # "2 INF ger Ukraine"
+            power, used = self.power_at(rest, 0)
+            if power is not None and len(rest) > used and not self._names_a_place(rest):
+                draft.power, rest = power, rest[used:]
         place = _stripped(rest)
         if draft.unit is None and place:
             power, used = self.power_at(place, 0)
@@ -228,6 +233,15 @@ class ItemReader:
             )
             return
         draft.place = " ".join(place)
+
+    def _names_a_place(self, words: list[str]) -> bool:
+        """Whether ``words`` name a place as a whole ("Japan Sea Zone"), so that the power
+        word they start with is no power of the item."""
+        try:
+            self.names.place(" ".join(words))
+        except NameResolutionError:
+            return False
+        return True
 
     def _unreadable(self, item: str, why: str) -> None:
         self.error(

@@ -148,6 +148,9 @@ def read_details(
                 elif normalise(labelled["label"]) in HEADINGS:
                     chunk = labelled["rest"]
             parts = [part.strip() for part in _JOINED.split(chunk)]
+            if len(parts) == 1 and _place_of_the_last(names, drafts, parts[0]):
+                drafts[-1].place = parts[0]  # "1 tank (E Europe)"
+                continue
             joined = [reader.draft(part) for part in parts if part]
             drafts += _shared([d for d in joined if d is not None], label)
     read_places = places(reader, drafts)
@@ -195,22 +198,43 @@ def _power_of_place(
     place: str | None,
     controller: Callable[[str], Power | None] | None,
 ) -> Power | None:
-    """The power of land units added with none named, in a territory an Axis power
-    controls (noted); None for anything else."""
+    """The power of land units added with none named in a territory an Axis power
+    controls, or of naval units in a sea zone only one Axis power's land touches (noted);
+    None for anything else (aircraft among them: both powers' land may take them)."""
     if controller is None or place is None or draft.unit is None or draft.removal:
         return None
-    owner = controller(place) if draft.unit.stats.is_land else None
-    if owner is not None:
-        reader.note(
-            Severity.INFO,
-            Rule.BID_LAND_UNITS,
-            BidCode.POWER_OF_PLACE,
-            f"In {draft.written!r}: no power is named, and {place} is {power_label(owner)}'s: "
-            f"read as {power_label(owner)}'s {draft.unit.value} (only the power controlling a "
-            "territory may place land units in it).",
-            draft.line,
-        )
+    stats = draft.unit.stats
+    owner = controller(place) if stats.is_land or stats.is_sea else None
+    if owner is None:
+        return None
+    name = power_label(owner)
+    why = (
+        "only the power controlling a territory may place land units in it"
+        if stats.is_land
+        else f"of the Axis, only {name} land touches it, and only the power whose land it "
+        "touches may place naval units in a sea zone"
+    )
+    reader.note(
+        Severity.INFO,
+        Rule.BID_LAND_UNITS if stats.is_land else Rule.BID_NAVAL_UNITS,
+        BidCode.POWER_OF_PLACE,
+        f"In {draft.written!r}: no power is named, and {place} is {name}'s: read as "
+        f"{name}'s {draft.unit.value} ({why}).",
+        draft.line,
+    )
     return owner
+
+
+def _place_of_the_last(names: Names, drafts: list[ItemDraft], part: str) -> bool:
+    """Whether ``part`` (a chunk of its own, as in brackets) is the place of the item read
+    just before it, which names units and no place: "1 tank (E Europe)"."""
+    if not part or not drafts or drafts[-1].unit is None or drafts[-1].place:
+        return False
+    try:
+        names.place(part)
+    except NameResolutionError:
+        return False
+    return True
 
 
 def _shared(drafts: list[ItemDraft], label: Power | None) -> list[ItemDraft]:

@@ -223,8 +223,25 @@ class TestLandUnits:
             "Manchuria": {J: {U.ARM: 1}},
             UKRAINE: {G: {U.INF: 2}},
         }
-        for unnamed in ("1 ftr Ukraine", "1 inf Karelia", "1 sub Baltic SZ"):
+        for unnamed in ("1 ftr Ukraine", "1 inf Karelia", "1 sub Caspian SZ"):
             assert "no-power" in errors(check_bid(unnamed, 3)), unnamed
+
+    def test_the_power_written_after_the_unit_or_the_place_in_brackets(self) -> None:
+        """Tried as new players: "2 INF ger Ukraine" (the power after the unit) and "Germany:
+        1 tank (E Europe), Japan: 1 inf (Manchuria)" (each place in brackets) were refused,
+        the power or the place read as missing."""
+        check = check_bid(
+            "2 INF ger Ukraine, Germany: 1 tank (E Europe), Japan: 1 inf (Manchuria)", 14
+        )
+        assert found(check) == []
+        assert dict(check.placements) == {
+            UKRAINE: {G: {U.INF: 2}},
+            "East Europe": {G: {U.ARM: 1}},
+            "Manchuria": {J: {U.INF: 1}},
+        }
+        assert dict(check_bid("1 TRN Japan Sea Zone", 8).placements) == {
+            "Japan Sea Zone": {J: {U.TRN: 1}}
+        }
 
     def test_bombers_stand_on_land_the_power_controls(self) -> None:
         assert errors(check_bid("1 J BMB Manchuria", 15)) == []
@@ -259,6 +276,15 @@ class TestNavalUnits:
 
     def test_a_ship_on_land(self) -> None:
         assert errors(check_bid("1 G TRN Germany", 8)) == ["naval-placement"]
+
+    def test_a_ship_naming_no_power_is_that_of_the_only_axis_land_it_touches(self) -> None:
+        """...adjacent to a land territory controlled by the appropriate Axis power: of the
+        Axis, only German land touches the Baltic, so "1 sub Baltic" is Germany's (noted).
+        A zone no Axis land touches still needs the power named."""
+        check = check_bid("1 sub Baltic", 8)
+        assert found(check) == [(Severity.INFO, "power-of-place", Rule.BID_NAVAL_UNITS)]
+        assert dict(check.placements) == {"Baltic Sea Zone": {G: {U.SUB: 1}}}
+        assert "no-power" in errors(check_bid("1 sub Caspian SZ", 8))
 
 
 class TestFighters:
