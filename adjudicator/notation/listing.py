@@ -92,10 +92,10 @@ def items(
             if i < end and roles[toks[i].text] & (ROLE_COUNT | ROLE_MONEY):
                 return found, i
             continue
-        j = i + 1  # token i is neither a mark nor a count nor the start of units
-        while i < end and roles[toks[i].text] & ROLE_FILLER:
+        if role & ROLE_FILLER:  # "from", "with": what follows may be units or a place
             i += 1
-            j = i
+            continue
+        j = i + 1  # token i is neither a mark nor a count nor the start of units
         while j < end:
             role = roles[toks[j].text]
             if role & _ENDS_PLACE:
@@ -108,6 +108,8 @@ def items(
             if role & ROLE_EMPTY:
                 break
             j += 1
+        while j > i + 1 and roles[toks[j - 1].text] & (ROLE_TRIMMED | ROLE_FILLER):
+            j -= 1  # "Kar with 3 INF": the place is "Kar"
         while j > i and roles[toks[j - 1].text] & ROLE_TRIMMED:
             j -= 1
         if j == i:

@@ -124,6 +124,17 @@ _LINE = operator.attrgetter("line")
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,3})[.)]\s+")
 _PLACE_ALONE = re.compile(r"\s*([^()\[\]:]+?)\s*(?:[(\[][^()\[\]]*[)\]]|:)?\s*\Z")
 """A place written alone, or with a bracketed list or a colon after it ("Karelia (2 INF)")."""
+_W_SLASH = re.compile(r"\b[Ww]/\s*")
+
+
+def _with_written_out(text: str, toks: Tokens) -> tuple[str, Tokens]:
+    """A movement line with "w/" read as "with" ("1 TRN w/ 2 INF")."""
+    if "/" not in text or _W_SLASH.search(text) is None:
+        return text, toks
+    text = _W_SLASH.sub("with ", text)
+    return text, tokenize(text)
+
+
 _TITLE_LENGTH = 40
 """The longest line read as a power and round alone ("== Japan, turn 4 ==")."""
 _BEFORE_RESULTS = frozenset({Section.NONE, Section.TECH, Section.PURCHASES, Section.COMBAT})
@@ -437,6 +448,7 @@ class TurnParser:
         return True
 
     def _combat_line(self, number: int, text: str, toks: Tokens) -> bool:
+        text, toks = _with_written_out(text, toks)
         route = read_route(self.reader, number, text, toks, Rule.PRECOMBAT, attack=True)
         if route is None:
             return False
@@ -450,6 +462,7 @@ class TurnParser:
         return self._result(number, text[listed.end() :], int(listed.group(1)))
 
     def _non_combat_line(self, number: int, text: str, toks: Tokens) -> bool:
+        text, toks = _with_written_out(text, toks)
         route = read_route(self.reader, number, text, toks, Rule.POST_COMBAT)
         if route is None:
             return False

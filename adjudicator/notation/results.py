@@ -89,6 +89,8 @@ _DIED = frozenset(
     {"died", "dead", "destroyed", "killed", "sunk", "sank", "eliminated", "shot", "gone"}
 )
 _BE = frozenset({"was", "were", "got", "is", "are"})
+_ROUND_WORDS = frozenset({"round", "rounds", "rd", "turn"})
+"""Words a battle round's number follows ("after round 2")."""
 _NOT_PLACE = frozenset({"all", "everything", "nothing", "none", "my", "our"})
 """Words that end the place a result names ("Egypt all my units died")."""
 _DEATH = r"(?:died|dead|destroyed|killed|lost|sunk|gone|eliminated|wiped\s+out|shot\s+down)"
@@ -173,6 +175,8 @@ def result(
         ):
             damage = tok.value
             i += 1
+        elif low in _ROUND_WORDS and nxt is not None and nxt.kind == NUM:
+            i += 2  # "retreated after round 2": a round, no count of units
         elif reader.unit_start(toks, i, n):
             start = i
             both = _both(reader, toks, i, n)

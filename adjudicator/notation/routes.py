@@ -23,7 +23,7 @@ from adjudicator.diagnostics import Rule
 from adjudicator.notation.listing import items, span_text
 from adjudicator.notation.reading import Reader
 from adjudicator.notation.tokens import Token, Tokens
-from adjudicator.units import NO_UNITS, Units
+from adjudicator.units import NO_UNITS, Units, UnitType
 
 _ROLES = {
     "on": "on",
@@ -218,10 +218,20 @@ def read_route(
                     origins.append(Start(place, item.units, could_be))
                 else:
                     from_place = place
-            elif seg.role == "on":
-                transports = transports + item.units
+            elif seg.role == "on" or (seg.role == "via" and _only_transports(item.units)):
+                transports = transports + item.units  # "via C Med SZ 1 TRN": carried
                 if place is not None:
                     path.append(place)
+            elif item.units.counts:
+                reader.error(
+                    line,
+                    rule,
+                    f"could not read {item.units} after {seg.role!r} "
+                    f"({span_text(text, toks, seg.start, seg.end)!r}): units go after their "
+                    "origin, and transports after the sea zone they sail from",
+                    _MOVE_FORM,
+                )
+                return None
             elif place is not None:
                 if seg.role == "land":
                     lands = place
@@ -237,4 +247,31 @@ def read_route(
             origins = [Start(from_place, NO_UNITS)]
     if not origins:
         return None
+    carrier = _carrier(origins, toks) if not transports else None
+    if carrier is not None:  # "C Med SZ: 1 TRN with 1 INF from S Europe"
+        transports = carrier.units
+        if carrier.place is not None:
+            path.insert(0, carrier.place)
+        origins = [o for o in origins if o is not carrier]
     return Route(tuple(origins), transports, tuple(path), destination, lands, walk_in, named)
+
+
+_CARRYING = frozenset({"with", "carrying", "w", "w/"})
+"""Words a transport's cargo follows ("1 TRN with 2 INF", "1 TRN w/ 1 ARM")."""
+
+
+def _only_transports(units: Units) -> bool:
+    return bool(units.counts) and all(unit is UnitType.TRN for unit, _ in units.counts)
+
+
+def _carrier(origins: list[Start], toks: Tokens) -> Start | None:
+    """The origin that is a sea zone's transports carrying the line's other units ("1 TRN
+    with 1 INF from S Europe"): transports alone, before "with", and other origins with
+    units; None if the line is no such line."""
+    if len(origins) < 2 or not _only_transports(origins[0].units):
+        return None
+    if not any(tok.low in _CARRYING for tok in toks):
+        return None
+    if not all(o.units.counts and not _only_transports(o.units) for o in origins[1:]):
+        return None
+    return origins[0]

@@ -214,6 +214,40 @@ def test_a_battle_headed_twice_in_one_place_is_one_battle() -> None:
     assert "(3 INF, 2 ARM, 1 FTR) replace those of line 1 (3 INF)" in twice[1].message
 
 
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "S Europe 1 INF on C Med SZ 1 TRN",
+        "S. Europe 1 inf via C Med SZ 1 trn",
+        "C Med SZ: 1 TRN with 1 INF from S. Europe",
+        "C Med SZ 1 TRN w/ 1 INF (from S Europe)",
+    ],
+)
+def test_cargo_and_its_transports_written_four_ways(origin: str) -> None:
+    """Tried as a new player: "via C Med SZ 1 trn" dropped the transport without a word,
+    and "1 TRN w/ 1 INF from S. Europe" made the transport an attacker. Each is the rule
+    book's "S Europe 1 INF on C Med SZ 1 TRN"."""
+    turn = parse(f"Attack #2 - Anglo-Egypt (1 INF, 1 ARM)\n{origin}")
+    (battle,) = turn.battles
+    assert [(o.place, o.units, o.via, o.transports) for o in battle.origins] == [
+        (
+            "South Europe",
+            Units.of({U.INF: 1}),
+            ("Central Mediteranean Sea Zone",),
+            Units.of({U.TRN: 1}),
+        )
+    ]
+    assert turn.diagnostics == ()
+
+
+def test_units_after_where_a_move_goes_are_an_error_not_dropped() -> None:
+    turn = parse("NCM:\nKar 2 INF to Russia 1 ARM")
+    assert turn.moves == ()
+    (found,) = turn.diagnostics
+    assert (found.line, found.severity.value) == (2, "error")
+    assert "could not read 1 ARM after 'to'" in found.message
+
+
 def test_lines_that_cannot_join_a_battle_are_errors() -> None:
     turn = parse("Combat moves:\nUK 2 INF on UK SZ 1 TRN\nTotal: 2 INF")
     assert codes(turn) == [(2, "error", "no-battle"), (3, "error", "no-battle")]

@@ -209,6 +209,19 @@ def test_a_verb_between_the_units_and_where_they_go(
     assert turn.diagnostics == ()
 
 
+def test_transports_with_their_cargo_after_with() -> None:
+    """ "UK SZ 2 trn with 2 inf, 1 arm from UK": the count after "with" was dropped (1 INF
+    read for 2)."""
+    turn = parse("NCM:\nUK SZ 2 trn w/ 2 inf, 1 arm from UK to Norway")
+    (move,) = turn.moves
+    assert (move.origin, move.units, move.transports, move.via) == (
+        "United Kingdom",
+        Units.of({U.INF: 2, U.ARM: 1}),
+        Units.of({U.TRN: 2}),
+        ("North Sea Zone",),
+    )
+
+
 def test_a_move_needs_a_destination() -> None:
     turn = parse("Non-combat moves:\nKar 2 FTR")
     assert turn.moves == () and codes(turn) == [(2, "error", "no-destination")]
