@@ -129,7 +129,7 @@ _W_SLASH = re.compile(r"\b[Ww]/\s*")
 
 def _with_written_out(text: str, toks: Tokens) -> tuple[str, Tokens]:
     """A movement line with "w/" read as "with" ("1 TRN w/ 2 INF")."""
-    if "/" not in text or _W_SLASH.search(text) is None:
+    if _W_SLASH.search(text) is None:
         return text, toks
     text = _W_SLASH.sub("with ", text)
     return text, tokenize(text)
@@ -448,7 +448,8 @@ class TurnParser:
         return True
 
     def _combat_line(self, number: int, text: str, toks: Tokens) -> bool:
-        text, toks = _with_written_out(text, toks)
+        if "/" in text:
+            text, toks = _with_written_out(text, toks)
         route = read_route(self.reader, number, text, toks, Rule.PRECOMBAT, attack=True)
         if route is None:
             return False
@@ -462,7 +463,8 @@ class TurnParser:
         return self._result(number, text[listed.end() :], int(listed.group(1)))
 
     def _non_combat_line(self, number: int, text: str, toks: Tokens) -> bool:
-        text, toks = _with_written_out(text, toks)
+        if "/" in text:
+            text, toks = _with_written_out(text, toks)
         route = read_route(self.reader, number, text, toks, Rule.POST_COMBAT)
         if route is None:
             return False

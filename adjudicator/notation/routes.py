@@ -247,7 +247,7 @@ def read_route(
             origins = [Start(from_place, NO_UNITS)]
     if not origins:
         return None
-    carrier = _carrier(origins, toks) if not transports else None
+    carrier = _carrier(origins, toks) if len(origins) > 1 and not transports else None
     if carrier is not None:  # "C Med SZ: 1 TRN with 1 INF from S Europe"
         transports = carrier.units
         if carrier.place is not None:

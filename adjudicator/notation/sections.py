@@ -295,18 +295,23 @@ def title(text: str, *, subject: bool = False, low: str | None = None) -> Title 
 def power_and_round(text: str) -> Title | None:
     """The title a line is when it is nothing but a power and a round ("Russia round 1",
     "UK - 2", "G3:"): it names no kind of turn, and no order either."""
-    bare = text.strip(_TITLE_MARKS)
-    m = _TITLE_ROUND.fullmatch(bare)
-    if m is not None:
+    m = _BARE_TITLE.match(text)
+    if m is None:
+        return None
+    if m.group("power") is not None:
         return Title(None, m.group("power"), int(_NOT_DIGITS.sub("", m.group("round"))))
-    c = _COMPACT_ROUND.fullmatch(bare)
-    if c is not None:
-        return Title(None, _COMPACT_POWERS[c.group("power").lower()], int(c.group("round")))
-    return None
+    return Title(None, _COMPACT_POWERS[m.group("letter").lower()], int(m.group("number")))
 
 
-_TITLE_MARKS = " \t*=-_:.,!#"
+_TITLE_MARKS = r"[\s*=\-_:.,!#]*"
 """What may stand around a title line: spaces, underlining and a colon or full stop."""
+_BARE_TITLE = re.compile(
+    rf"{_TITLE_MARKS}(?:{_TITLE_ROUND.pattern}|"
+    r"\b(?P<letter>r|g|uk|j|us|usa)(?P<number>\d{1,2})\b)"
+    rf"{_TITLE_MARKS}\Z",
+    re.IGNORECASE,
+)
+""":data:`_TITLE_ROUND` or :data:`_COMPACT_ROUND`, alone on its line but for marks."""
 
 
 _BARE_COMBAT = re.compile(r"\bcombat\b")
