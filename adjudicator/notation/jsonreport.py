@@ -65,7 +65,8 @@ unstated-outcome (a result giving casualties but not how the battle ended, "lost
 read as lost), unclear-survivors (units after "lost" that could split anywhere between lost
 and left, "lost 2 INF, 1 ARM, 3 FTR left": read as the first lost). Notes:
 quoted, implicit-battle (a battle read from a move, with no header), not-read (chat),
-abbreviation (a shortened place name read as the one place it fits: "Caro SZ").
+abbreviation (a shortened place name read as the one place it fits: "Caro SZ"), stays (a
+non-combat line saying its units do not move, "Germany 1 BMB -> stays").
 Example (the rule book's Precombat example, battle #1 only)::
 
     {"number": 1, "territory": "West Europe", "line": 2, "kind": "battle",

@@ -124,6 +124,11 @@ _LINE = operator.attrgetter("line")
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,3})[.)]\s+")
 _PLACE_ALONE = re.compile(r"\s*([^()\[\]:]+?)\s*(?:[(\[][^()\[\]]*[)\]]|:)?\s*\Z")
 """A place written alone, or with a bracketed list or a colon after it ("Karelia (2 INF)")."""
+_STAYS = re.compile(
+    r"(?:->|=>|→|>|\bto\b|:|-)?\s*\b(?:stays?(?:\s+put)?|remains?|holds?|no\s+move)\s*[.!]?\s*\Z",
+    re.IGNORECASE,
+)
+"""A non-combat line ending in what says its units do not move ("Germany 1 BMB -> stays")."""
 _W_SLASH = re.compile(r"\b[Ww]/\s*")
 
 
@@ -465,6 +470,16 @@ class TurnParser:
     def _non_combat_line(self, number: int, text: str, toks: Tokens) -> bool:
         if "/" in text:
             text, toks = _with_written_out(text, toks)
+        stays = _STAYS.search(text)
+        if stays is not None and stays.start() > 0:
+            self.reader.info(
+                number,
+                Rule.POST_COMBAT,
+                f"{text.strip()!r} moves nothing: the units stay where they are",
+                "nothing to do; a non-combat move names where units go",
+                "stays",
+            )
+            return True
         route = read_route(self.reader, number, text, toks, Rule.POST_COMBAT)
         if route is None:
             return False

@@ -222,6 +222,16 @@ def test_transports_with_their_cargo_after_with() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "line", ["Germany 1 BMB -> stays", "Kar 2 ftr stay put", "UK 1 AA: remains"]
+)
+def test_units_that_stay_are_no_move_and_no_error(line: str) -> None:
+    """Tried as a new player: "Germany 1 BMB -> stays" was an error ('stays' is no place)."""
+    turn = parse(f"NCM:\n{line}\nKar 2 INF to Russia")
+    assert [(m.origin, m.destination) for m in turn.moves] == [("Karelia S.S.R.", "Russia")]
+    assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [(2, "info", "stays")]
+
+
 def test_a_move_needs_a_destination() -> None:
     turn = parse("Non-combat moves:\nKar 2 FTR")
     assert turn.moves == () and codes(turn) == [(2, "error", "no-destination")]
