@@ -91,7 +91,9 @@ TIMES = frozenset({"x", "*", "×"})
 EMPTY_WORDS = frozenset({"mt", "empty", "none", "nothing", "nil"})
 """How players write that a place has no units (IAAPA Abbreviations: MT = Empty)."""
 
-FILLER = frozenset({"from", "in", "at", "the", "into", "of", "my", "all", "with", "is"})
+FILLER = frozenset(
+    {"from", "in", "at", "the", "into", "of", "my", "all", "with", "is", "placed", "built"}
+)
 """Words before a place name that are not part of it ("in Karelia", "from the UK")."""
 
 

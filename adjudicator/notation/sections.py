@@ -45,15 +45,15 @@ class Section(FastEnum):
 _PHRASES: dict[Section, str] = {
     Section.TECH: r"tech(?:nology|nologies|s)?(?:\s+(?:results?|rolls?|dev(?:elopment)?|"
     r"research))?|weapons?\s+development|research(?:\s+results?)?|r\s?&\s?d",
-    Section.PURCHASES: r"purchases?|purchased|buys?|bought|builds?|production|"
-    r"(?:new\s+)?units\s+purchased|spending",
+    Section.PURCHASES: r"(?:purchase|buy)\s+units|purchases?|purchased|buys?|bought|builds?|"
+    r"production|(?:new\s+)?units\s+purchased|spending",
     Section.COMBAT: r"combat(?:\s+(?:moves?|movements?|orders|declarations?|phase))?|attacks?",
     Section.RESULTS: r"(?:combat\s+|battle\s+)?results?(?:\s+of\s+combat)?|"
     r"battle\s+outcomes?|outcomes?",
     Section.NON_COMBAT: r"non[\s-]?combat(?:\s+(?:moves?|movements?|orders))?|ncm|"
     r"nc\s+moves?",
-    Section.PLACEMENT: r"placements?|place(?:d)?|mobili[sz](?:e|ation)|deploy(?:ment)?|"
-    r"new\s+units(?:\s+placed)?|units\s+placed",
+    Section.PLACEMENT: r"place\s+units|placements?|place(?:d)?|mobili[sz](?:e|ation)|"
+    r"deploy(?:ment)?|new\s+units(?:\s+placed)?|units\s+placed",
     Section.MAP: r"(?:updated\s+)?map(?:\s+(?:update|position))?|positions?|board",
     Section.COUNT: r"(?:territory\s+(?:and|&)\s+ipc\s+|ipc\s+|income\s+)?count|income",
     Section.SPECIAL: r"special\s+(?:orders?|instructions?)|(?:special\s+)?orders?\s+of\s+"

@@ -232,6 +232,15 @@ def test_units_that_stay_are_no_move_and_no_error(line: str) -> None:
     assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [(2, "info", "stays")]
 
 
+def test_triplea_phase_names_head_the_parts_and_placed_in_is_a_placement() -> None:
+    """A TripleA phase summary pasted: "Place Units:" heads the placements, and "4 infantry
+    placed in Germany" is a placement (it was an error: 'placed in Germany' no place)."""
+    turn = parse("Purchase Units:\n  4 infantry\nPlace Units:\n  4 infantry placed in Germany")
+    assert [p.units for p in turn.purchases] == [Units.of({U.INF: 4})]
+    assert [(p.place, p.units) for p in turn.placements] == [("Germany", Units.of({U.INF: 4}))]
+    assert turn.diagnostics == ()
+
+
 def test_a_move_needs_a_destination() -> None:
     turn = parse("Non-combat moves:\nKar 2 FTR")
     assert turn.moves == () and codes(turn) == [(2, "error", "no-destination")]
