@@ -147,11 +147,11 @@ class Reconciler:
         standing: list[tuple[UnitType, int, int, int | None]] = []
         excess: list[tuple[UnitType, int, int, int | None]] = []
         left_out = False
-        hostile = self._hostile(space)
+        hostile = listed is None and self._hostile(space)
         for unit in bounds.keys() | said_all.keys():
             lo, hi = bounds.get(unit, NONE_THERE)
             estimate = hi if hi is not None else lo
-            if listed is None and hostile and unit.stats.domain is Domain.AIR:
+            if hostile and unit.stats.domain is Domain.AIR:
                 estimate = lo  # no plane stays over land the enemy holds: lost, or landed
             moves = exp.moves.get((space, unit), [])
             if listed is None:
@@ -176,7 +176,11 @@ class Reconciler:
                 counts[unit] = said
                 standing.append((unit, said, lo, hi))
         # the AA guns and complexes taken are given to the new owner with the territory
-        result = tally((unit, max(0, n - captured.count(unit))) for unit, n in counts.items())
+        result = (
+            tally((unit, max(0, n - captured.count(unit))) for unit, n in counts.items())
+            if captured
+            else tally(counts.items())
+        )
         if overruled:
             self._overruled(space, listed, sorted(overruled, key=lambda o: CHART_ORDER[o[0]]))
         if standing:
@@ -195,11 +199,11 @@ class Reconciler:
         update lists them among his units there, and :func:`apply_post_combat` gives them
         to the new owner. None unless the space is taken, by a result or by the map update
         listing land units where his side held nothing."""
+        if space not in self.exp.captured and not (listed is not None and captors(listed)):
+            return NO_UNITS
         if self.position.board.territories[space].is_sea or self.position.is_friendly(
             space, self.power
         ):
-            return NO_UNITS
-        if space not in self.exp.captured and not (listed is not None and captors(listed)):
             return NO_UNITS
         enemy = self.position.enemy_units(space, self.power)
         return Units.of((u, n) for u, n in enemy if u in STAY)

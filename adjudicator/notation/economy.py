@@ -154,6 +154,8 @@ def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | N
 def _names_a_place(reader: Reader, toks: Tokens) -> bool:
     """Whether a line starts with a place and a colon ("E Eur: 3 INF"), as an origin line or
     a map entry does; a power buying ("Germany: 3 INF") names the buyer, not a place."""
+    if ":" not in toks.text:
+        return False
     colon = next((k for k, tok in enumerate(toks[:6]) if tok.text == ":"), None)
     if not colon:
         return False

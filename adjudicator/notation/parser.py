@@ -129,6 +129,8 @@ _STAYS = re.compile(
     re.IGNORECASE,
 )
 """A non-combat line ending in what says its units do not move ("Germany 1 BMB -> stays")."""
+_STAY_ENDS = ("stay", "stays", "put", "remain", "remains", "hold", "holds", "move")
+"""How every :data:`_STAYS` line ends: a cheap test before the pattern."""
 _W_SLASH = re.compile(r"\b[Ww]/\s*")
 
 
@@ -311,8 +313,8 @@ class TurnParser:
         if (
             self.section is Section.NONE
             and len(text) <= _TITLE_LENGTH
-            and has_digit(text)
-            and self._titled(power_and_round(text))
+            and (bare := power_and_round(text)) is not None
+            and self._titled(bare)
         ):
             return  # "Russia round 1" above the orders
         if self._count(number, text, low if plain else None):
@@ -470,7 +472,8 @@ class TurnParser:
     def _non_combat_line(self, number: int, text: str, toks: Tokens) -> bool:
         if "/" in text:
             text, toks = _with_written_out(text, toks)
-        stays = _STAYS.search(text)
+        ends = text.rstrip(" .!")[-7:].lower().endswith(_STAY_ENDS)
+        stays = _STAYS.search(text) if ends else None
         if stays is not None and stays.start() > 0:
             self.reader.info(
                 number,
