@@ -141,15 +141,18 @@ def check_report(
     precombat: str | None = None,
     names: Names | None = None,
     read: Turn | None = None,
+    precombat_read: Turn | None = None,
 ) -> dict[str, Any]:
     """The turn report of ``text`` with the findings against ``position`` added.
 
     ``precombat`` is the text of the same turn's pre-combat email, for a post-combat email
     whose combat moves it does not repeat (optional: without it, the map update is weighed
     against the post-combat orders alone). ``read`` is ``parse(text)`` when the caller has
-    it already (it is not read twice)."""
+    it already (it is not read twice), and ``precombat_read`` is ``parse(precombat)``."""
     turn = read if read is not None else parse(text, names=names)
-    before = parse(precombat, names=names) if precombat is not None else None
+    before = precombat_read
+    if before is None and precombat is not None:
+        before = parse(precombat, names=names)
     checked = check_turn(turn, position, precombat=before)
     report = turn_report(turn)
     places = {id(battle): space for battle, space in checked.places}

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from adjudicator.boards import classic
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
-from adjudicator.notation import parse
+from adjudicator.notation import Turn, parse
 
 REMEDIES = {
     Rule.WRONG_UNITS: '"if a player enters the wrong type of unit then its roll will be ignored"',
@@ -54,14 +54,15 @@ def _waters(territory: str) -> str:
     return "sea" if "sea zone" in territory.lower() else "land"
 
 
-def order_of_loss_in(text: str, number: int, territory: str) -> list[str]:
+def order_of_loss_in(text: str, number: int, territory: str, read: Turn | None = None) -> list[str]:
     """The order of loss an email or note sets for battle ``number`` (named by number,
     territory, or for every battle), as unit names lost first; a count written for a step
     ("1 INF, FTR, INF") keeps the unit's first place only. IAAPA Rules Clarifications,
     Orders of Loss: "A player may designate any order of loss that he desires for his
-    casualties." The last order that applies stands."""
+    casualties." The last order that applies stands. ``read``: ``parse(text)``, when the
+    caller has it."""
     order: list[str] = []
-    for special in parse(text).orders_of_loss:
+    for special in (read if read is not None else parse(text)).orders_of_loss:
         scoped = special.number is not None or special.territory is not None
         if scoped and special.number != number and special.territory != territory:
             continue

@@ -19,7 +19,7 @@ from typing import Any
 
 from adjudicator.battle import resolve_json
 from adjudicator.names import NameResolutionError, classic_names, power_label
-from adjudicator.notation import parse
+from adjudicator.notation import Turn, parse
 from adjudicator.position import Position, initial, load_json
 from adjudicator.powers import Alliance, Power
 from adjudicator.rolls import BATTLE_ROLL_KINDS, battle_document
@@ -246,13 +246,14 @@ def orders_in_force(
     number: int,
     territory: str,
     first_roll: int | None,
+    read: Turn | None = None,
 ) -> dict[str, list[str]]:
     """The orders of loss in force for a declared battle (IAAPA Orders of Loss: "If a
     defender does not send in any special orders of loss prior to the attacker rolling the
     battle then the Association defaults will be used"): the attacker's from his pre-combat
     turn, either side's from a special-orders note sent before the battle's first roll."""
     orders: dict[str, list[str]] = {}
-    if found := order_of_loss_in(str(precombat["data"]["text"]), number, territory):
+    if found := order_of_loss_in(str(precombat["data"]["text"]), number, territory, read):
         orders["attacker"] = found
     for entry in bodies:
         if entry["seq"] <= precombat["seq"]:
@@ -274,10 +275,13 @@ def _place(written: str) -> str | None:
         return None
 
 
-def verdicts(precombat: Body, bodies: Sequence[Body], attacker: str) -> dict[int, BattleOutcome]:
+def verdicts(
+    precombat: Body, bodies: Sequence[Body], attacker: str, read: Turn | None = None
+) -> dict[int, BattleOutcome]:
     """Each declared battle's verdict from its dice, as the service plays the turn out: a
     battle from its linked rolls (those that decide it: :func:`fight`), a bombing raid from
-    the bombing roll on its target."""
+    the bombing roll on its target (``read``: the pre-combat turn's text parsed, when the
+    caller has it)."""
     found: dict[int, BattleOutcome] = {}
     for battle in declared_battles(precombat, bodies):
         rolls = fight(battle, bodies).deciding
@@ -285,7 +289,7 @@ def verdicts(precombat: Body, bodies: Sequence[Body], attacker: str) -> dict[int
             continue  # not rolled, or void and not fought again: not fought
         first = int(rolls[0]["seq"])
         orders = orders_in_force(
-            precombat, bodies, attacker, battle.number, battle.territory, first
+            precombat, bodies, attacker, battle.number, battle.territory, first, read
         )
         try:
             doc = battle_document(list(rolls))

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.battle import resolve_json
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
+from adjudicator.notation import Turn
 from adjudicator.position import load_json
 from adjudicator.rolls import BATTLE_ROLL_KINDS, battle_document
 from adjudicator.rolls.declared import order_of_loss_in, rolling_errors
@@ -179,12 +180,14 @@ def declared_battles(precombat: Body, later: Sequence[Body], attacker: str) -> l
     return out
 
 
-def verdicts(precombat: Body, later: Sequence[Body], attacker: str) -> dict[int, BattleOutcome]:
+def verdicts(
+    precombat: Body, later: Sequence[Body], attacker: str, read: Turn | None = None
+) -> dict[int, BattleOutcome]:
     """Each declared battle's verdict from the recorded dice, by battle number, for the
     engine to play the turn out (:func:`adjudicator.turns.advance`): the rules engine's own
     reading (:func:`adjudicator.rulings.record.verdicts`), which the ruling engine plays a
     game out with, so the service and the rulings never disagree on a battle."""
-    return ledger_verdicts(precombat, later, attacker)
+    return ledger_verdicts(precombat, later, attacker, read)
 
 
 # --- linking a roll ----------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from adjudicator.names import power_label
 from adjudicator.notation import parse
 from adjudicator.notation.jsonreport import diagnostic_report
 from adjudicator.notation.model import Turn, TurnKind
-from adjudicator.position import Position, dump_json, load_json
+from adjudicator.position import Position, dump_json
 from adjudicator.powers import Alliance, Power
 from adjudicator.turns import Advance, advance
 from dice_server.db import Fetched, reading
@@ -47,12 +47,15 @@ from dice_server.services.positions import (
     PRE_COMBAT,
     digest,
     genesis_position,
+    kept_position,
     new_turn_row,
     position_text,
 )
 from dice_server.services.reminders import clock_json
 
 MAX_TURN = 50_000
+Players = Mapping[str, str]
+"""The game's players' addresses by side: ``{"axis": ..., "allies": ...}``."""
 """Characters of one turn email (a long post-combat turn with a full map is ~5,000)."""
 
 COMBAT, POST_COMBAT = "combat", "post-combat"
@@ -134,6 +137,8 @@ class Plan:
     moves on), ``amend-postcombat`` (the last turn's board is redone), or ``late`` (recorded,
     not in force)."""
     after: Position | None = None
+    after_text: str | None = None
+    """``after`` as the game's row keeps it (:func:`position_text`), made once."""
 
 
 def read_submission(payload: Any) -> tuple[str, Turn]:
@@ -181,8 +186,9 @@ def submit_read(
     message once to decide what it is): ``turn`` must be ``parse(body)`` and hold orders."""
     plans: list[Plan] = []
 
-    def check(session: Session, actor: Actor, _game: Fetched) -> None:
-        plans.append(_plan(session, number, actor, body, turn))
+    def check(session: Session, actor: Actor, locked: Fetched) -> None:
+        players = {"axis": locked.axis_email, "allies": locked.allies_email}
+        plans.append(_plan(session, number, actor, body, turn, players))
 
     def build(seq: int, _seed: SealedSeed | None, actor: Actor) -> dict[str, Any]:
         plan = plans[-1]
@@ -205,7 +211,11 @@ def submit_read(
     return entry, report_again(ctx, entry)  # a retry: the first entry and its answer
 
 
-def _plan(session: Session, number: int, actor: Actor, body: str, turn: Turn) -> Plan:
+def _plan(
+    session: Session, number: int, actor: Actor, body: str, turn: Turn, players: Players
+) -> Plan:
+    """What a submission does (``players``: the game's players' addresses, as its genesis
+    names them: a member's address never changes)."""
     game = session.get(Game, number)
     assert game is not None
     if game.status != "active":
@@ -233,7 +243,7 @@ def _plan(session: Session, number: int, actor: Actor, body: str, turn: Turn) ->
         raise Forbidden(f"only the {side} player may submit {name}'s turn")
     post = turn.kind in (TurnKind.POST_COMBAT, TurnKind.MIXED)
     if amending_post:
-        return _amend_postcombat(session, number, row, body, turn, name)
+        return _amend_postcombat(session, number, row, body, turn, name, players)
     if not post and row.phase == PRE_COMBAT:
         return _precombat(row, body, turn, name, step="precombat")
     if not post:  # a second pre-combat turn: an amendment of the combat moves
@@ -254,13 +264,13 @@ def _plan(session: Session, number: int, actor: Actor, body: str, turn: Turn) ->
             "moves) first",
             "text",
         )
-    return _postcombat(session, number, row, body, turn, name)
+    return _postcombat(session, number, row, body, turn, name, players)
 
 
 def _previous_power(session: Session, row: GameTurn) -> Power | None:
     if row.previous_position is None:
         return None
-    return load_json(json.loads(row.previous_position), checked=False).to_move
+    return kept_position(row.previous_position).to_move
 
 
 def _declared(report: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -285,7 +295,7 @@ def _data(
 
 
 def _precombat(row: GameTurn, body: str, turn: Turn, name: str, *, step: str) -> Plan:
-    position = load_json(json.loads(row.position), checked=False)
+    position = kept_position(row.position, row.position_sha256)
     report = check_report(body, position, read=turn)
     data = _data(name, row.round, PRE_COMBAT, body, row.position_sha256, report)
     data["battles"] = _declared(report)
@@ -298,20 +308,24 @@ def play_out(
     later: Sequence[Body],
     players: Mapping[str, str],
     turn: Turn,
+    before: Turn | None = None,
 ) -> Advance:
     """The turn played out by the rules engine (:func:`adjudicator.turns.advance`): from the
     position at its start, its pre-combat submission (``precombat``, an entry body; None
     when one email holds the whole turn) and the battles' verdicts from the dice recorded
     after it (``later``), the post-combat ``turn``. The dice and the orders move the board;
-    what the email writes of results, the map and the count is weighed against them."""
-    before = parse(str(precombat["data"]["text"])) if precombat is not None else None
+    what the email writes of results, the map and the count is weighed against them
+    (``before``: the pre-combat text parsed, when the caller has it)."""
+    if precombat is not None and before is None:
+        before = parse(str(precombat["data"]["text"]))
     battles = {}
     if precombat is not None:
-        battles = verdicts(precombat, later, attacker_email(players, power_label(position.to_move)))
+        mover = attacker_email(players, power_label(position.to_move))
+        battles = verdicts(precombat, later, mover, before)
     return advance(position, before, turn, battles)
 
 
-def _played_data(data: dict[str, Any], report: dict[str, Any], played: Advance) -> None:
+def _played_data(data: dict[str, Any], report: dict[str, Any], played: Advance) -> str:
     """What playing the turn out adds to a post-combat entry and its report: the engine's
     findings against the dice, the new position's SHA-256, and the Magic 84 count (IAAPA
     Rules Clarifications, MAGIC 84: "The Magic 84 count is performed immediately after the
@@ -320,43 +334,53 @@ def _played_data(data: dict[str, Any], report: dict[str, Any], played: Advance) 
     findings = [entry_values(diagnostic_report(f)) for f in played.findings]
     data["played_out"] = findings
     report["played_out"] = findings
-    data["new_position_sha256"] = digest(position_text(played.position))
+    shown = position_text(played.position)
+    data["new_position_sha256"] = digest(shown)
     if played.magic84.performed:
         found = {"axis_count": played.magic84.axis_count, "game_over": int(played.game_over)}
         data["magic_84"] = found
         report["magic_84"] = found
-
-
-def _players(session: Session, number: int) -> dict[str, str]:
-    genesis = _entry_data(session, number, 1)
-    assert genesis is not None
-    return dict(genesis["players"])
+    return shown
 
 
 def _postcombat(
-    session: Session, number: int, row: GameTurn, body: str, turn: Turn, name: str
+    session: Session,
+    number: int,
+    row: GameTurn,
+    body: str,
+    turn: Turn,
+    name: str,
+    players: Players,
 ) -> Plan:
-    position = load_json(json.loads(row.position), checked=False)
+    position = kept_position(row.position, row.position_sha256)
     precombat = _body_of(session, number, row.precombat_seq)
     before = str(precombat["data"]["text"]) if precombat is not None else None
-    report = check_report(body, position, precombat=before, read=turn)
+    declared = parse(before) if before is not None else None
+    report = check_report(body, position, precombat=before, read=turn, precombat_read=declared)
     data = _data(name, row.round, POST_COMBAT, body, row.position_sha256, report)
     if turn.kind is TurnKind.MIXED:
         data["battles"] = _declared(report)
     later = entries_since(session, number, precombat["seq"]) if precombat else []
-    played = play_out(position, precombat, later, _players(session, number), turn)
-    _played_data(data, report, played)
-    return Plan(data, report, row, "postcombat", played.position)
+    played = play_out(position, precombat, later, players, turn, declared)
+    shown = _played_data(data, report, played)
+    return Plan(data, report, row, "postcombat", played.position, shown)
 
 
 def _amend_postcombat(
-    session: Session, number: int, row: GameTurn, body: str, turn: Turn, name: str
+    session: Session,
+    number: int,
+    row: GameTurn,
+    body: str,
+    turn: Turn,
+    name: str,
+    players: Players,
 ) -> Plan:
     assert row.previous_position is not None
-    start = load_json(json.loads(row.previous_position), checked=False)
+    start = kept_position(row.previous_position)
     precombat = _body_of(session, number, row.previous_precombat_seq)
     before = str(precombat["data"]["text"]) if precombat is not None else None
-    report = check_report(body, start, precombat=before, read=turn)
+    declared = parse(before) if before is not None else None
+    report = check_report(body, start, precombat=before, read=turn, precombat_read=declared)
     data = _data(name, start.round, POST_COMBAT, body, digest(row.previous_position), report)
     data["amends"] = row.previous_postcombat_seq
     if row.phase != PRE_COMBAT:
@@ -368,9 +392,9 @@ def _amend_postcombat(
         )
         return Plan(data, report, row, "late")
     later = entries_since(session, number, precombat["seq"]) if precombat else []
-    played = play_out(start, precombat, later, _players(session, number), turn)
-    _played_data(data, report, played)
-    return Plan(data, report, row, "amend-postcombat", played.position)
+    played = play_out(start, precombat, later, players, turn, declared)
+    shown = _played_data(data, report, played)
+    return Plan(data, report, row, "amend-postcombat", played.position, shown)
 
 
 def _apply(plan: Plan, seq: int) -> None:
@@ -385,7 +409,7 @@ def _apply(plan: Plan, seq: int) -> None:
         row.previous_precombat_seq = row.precombat_seq
     if plan.step in ("postcombat", "amend-postcombat"):
         assert plan.after is not None
-        shown_json = position_text(plan.after)
+        shown_json = plan.after_text or position_text(plan.after)
         row.position, row.position_sha256 = shown_json, digest(shown_json)
         row.round, row.power = plan.after.round, power_label(plan.after.to_move)
         row.phase, row.precombat_seq, row.rolled_seq = PRE_COMBAT, None, None
