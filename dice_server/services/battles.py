@@ -27,7 +27,6 @@ from sqlalchemy.orm import Session
 from adjudicator.battle import resolve_json
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
 from adjudicator.notation import Turn
-from adjudicator.position import load_json
 from adjudicator.rolls import BATTLE_ROLL_KINDS, battle_document
 from adjudicator.rolls.declared import order_of_loss_in, rolling_errors
 from adjudicator.rulings.record import Fight, declaration_errors, fight, power_named
@@ -43,6 +42,7 @@ from dice_server.kinds.battle import place
 from dice_server.models import Game, GameTurn, LedgerEntry, Member
 from dice_server.services import ServiceContext
 from dice_server.services.games import check_participant
+from dice_server.services.positions import kept_position
 
 COMBAT = "combat"
 AXIS_POWERS = frozenset({"Germany", "Japan"})
@@ -321,7 +321,7 @@ def _correct_units(
     battle = next((b for b in ledger_battles(precombat, later) if b.number == which), None)
     if row is None or power is None or battle is None:
         return expected
-    start = load_json(json.loads(row.position), checked=False)
+    start = kept_position(row.position, row.position_sha256)
     correct = corrected_battle(battle, start, ())
     if correct is not None:
         expected["attacker"] = dict(correct.attacker)

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, aliased, joinedload, selectinload
 
 from adjudicator.boards.drawing import draw_svg
 from adjudicator.names import power_label
-from adjudicator.position import Position, load_json
+from adjudicator.position import Position
 from adjudicator.powers import Alliance, Power
 from dice_server import ledger
 from dice_server.db import Fetched, Prepared, reading
@@ -31,7 +31,7 @@ from dice_server.services.battle_states import BattleState, battle_states
 from dice_server.services.games import check_participant, classic_turns
 from dice_server.services.outbox import mail_states
 from dice_server.services.paging import PAGE_ENTRIES, Pager, read_page
-from dice_server.services.positions import PRE_COMBAT, genesis_position
+from dice_server.services.positions import PRE_COMBAT, genesis_position, kept_position
 from dice_server.services.proposals import RulingRoll, rolls_required
 from dice_server.services.reminders import GameClock, read_clock
 from dice_server.services.timeline import (
@@ -447,7 +447,7 @@ def board_svg(ctx: ServiceContext, number: int, viewer: Member) -> BoardPicture:
         classic_turns(viewed_game(session, number, viewer))
         row = session.get(GameTurn, number)
         position = (
-            load_json(json.loads(row.position), checked=False) if row else _start(session, number)
+            kept_position(row.position, row.position_sha256) if row else _start(session, number)
         )
     svg = draw_svg(position)
     return BoardPicture(svg, hashlib.sha256(svg.encode("utf-8")).hexdigest()[:32])
