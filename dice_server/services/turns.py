@@ -243,7 +243,7 @@ def _plan(
         raise Forbidden(f"only the {side} player may submit {name}'s turn")
     post = turn.kind in (TurnKind.POST_COMBAT, TurnKind.MIXED)
     if amending_post:
-        return _amend_postcombat(session, number, row, body, turn, name, players)
+        return _postcombat(session, number, row, (body, turn, name), players, amending=True)
     if not post and row.phase == PRE_COMBAT:
         return _precombat(row, body, turn, name, step="precombat")
     if not post:  # a second pre-combat turn: an amendment of the combat moves
@@ -264,7 +264,7 @@ def _plan(
             "moves) first",
             "text",
         )
-    return _postcombat(session, number, row, body, turn, name, players)
+    return _postcombat(session, number, row, (body, turn, name), players)
 
 
 def _previous_power(session: Session, row: GameTurn) -> Power | None:
@@ -347,54 +347,44 @@ def _postcombat(
     session: Session,
     number: int,
     row: GameTurn,
-    body: str,
-    turn: Turn,
-    name: str,
+    sent: tuple[str, Turn, str],
     players: Players,
+    *,
+    amending: bool = False,
 ) -> Plan:
-    position = kept_position(row.position, row.position_sha256)
-    precombat = _body_of(session, number, row.precombat_seq)
-    before = str(precombat["data"]["text"]) if precombat is not None else None
-    declared = parse(before) if before is not None else None
-    report = check_report(body, position, precombat=before, read=turn, precombat_read=declared)
-    data = _data(name, row.round, POST_COMBAT, body, row.position_sha256, report)
-    if turn.kind is TurnKind.MIXED:
-        data["battles"] = _declared(report)
-    later = entries_since(session, number, precombat["seq"]) if precombat else []
-    played = play_out(position, precombat, later, players, turn, declared)
-    shown = _played_data(data, report, played)
-    return Plan(data, report, row, "postcombat", played.position, shown)
-
-
-def _amend_postcombat(
-    session: Session,
-    number: int,
-    row: GameTurn,
-    body: str,
-    turn: Turn,
-    name: str,
-    players: Players,
-) -> Plan:
-    assert row.previous_position is not None
-    start = kept_position(row.previous_position)
-    precombat = _body_of(session, number, row.previous_precombat_seq)
+    """A post-combat turn (``sent``: its text, as read, and its power's name) played out
+    from the kept turn's position; ``amending``: an amendment of the last post-combat turn,
+    played out again from that turn's start."""
+    body, turn, name = sent
+    if amending:
+        assert row.previous_position is not None
+        start = kept_position(row.previous_position)
+        precombat_seq, sha = row.previous_precombat_seq, digest(row.previous_position)
+    else:
+        start = kept_position(row.position, row.position_sha256)
+        precombat_seq, sha = row.precombat_seq, row.position_sha256
+    precombat = _body_of(session, number, precombat_seq)
     before = str(precombat["data"]["text"]) if precombat is not None else None
     declared = parse(before) if before is not None else None
     report = check_report(body, start, precombat=before, read=turn, precombat_read=declared)
-    data = _data(name, start.round, POST_COMBAT, body, digest(row.previous_position), report)
-    data["amends"] = row.previous_postcombat_seq
-    if row.phase != PRE_COMBAT:
-        data["in_force"] = 0
-        data["late"] = (
-            '"non-combat or unit placements" may be modified only "before his opponent sends '
-            f"in his pre-combat moves\": {row.power}'s pre-combat turn (entry "
-            f"#{row.precombat_seq}) came first (IAAPA Amendments and Special Orders)"
-        )
-        return Plan(data, report, row, "late")
+    data = _data(name, start.round, POST_COMBAT, body, sha, report)
+    if amending:
+        data["amends"] = row.previous_postcombat_seq
+        if row.phase != PRE_COMBAT:
+            data["in_force"] = 0
+            data["late"] = (
+                '"non-combat or unit placements" may be modified only "before his opponent '
+                f"sends in his pre-combat moves\": {row.power}'s pre-combat turn (entry "
+                f"#{row.precombat_seq}) came first (IAAPA Amendments and Special Orders)"
+            )
+            return Plan(data, report, row, "late")
+    elif turn.kind is TurnKind.MIXED:
+        data["battles"] = _declared(report)
     later = entries_since(session, number, precombat["seq"]) if precombat else []
     played = play_out(start, precombat, later, players, turn, declared)
     shown = _played_data(data, report, played)
-    return Plan(data, report, row, "amend-postcombat", played.position, shown)
+    step = "amend-postcombat" if amending else "postcombat"
+    return Plan(data, report, row, step, played.position, shown)
 
 
 def _apply(plan: Plan, seq: int) -> None:
