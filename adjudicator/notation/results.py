@@ -89,6 +89,11 @@ _DIED = frozenset(
     {"died", "dead", "destroyed", "killed", "sunk", "sank", "eliminated", "shot", "gone"}
 )
 _BE = frozenset({"was", "were", "got", "is", "are"})
+_DID = frozenset(
+    {"landed", "bombarded", "bombard", "attacked", "unloaded", "supported", "fought", "moved"}
+)
+"""Verbs saying what units did in the battle, not whether they are left ("2 INF landed, 1
+INF survived", "BB bombarded"): the units before them are neither survivors nor losses."""
 _ROUND_WORDS = frozenset({"round", "rounds", "rd", "turn"})
 """Words a battle round's number follows ("after round 2")."""
 _NOT_PLACE = frozenset({"all", "everything", "nothing", "none", "my", "our"})
@@ -184,7 +189,9 @@ def result(
                 units, i = both
             else:
                 units, i, _ = reader.units(line, toks, i, n, Rule.POST_COMBAT)
-            if mode == "losses":
+            if i < n and toks[i].low in _DID:  # "2 INF landed", "BB bombarded": no outcome
+                i += 1
+            elif mode == "losses":
                 losses = losses + units
             elif mode == "survivors" and not (
                 i < n and (toks[i].low in _LOSSES or _died(toks, i, n))
@@ -363,15 +370,18 @@ def _lost_then_left(
 
 def _clauses(toks: Tokens, start: int, stop: int) -> list[int]:
     """Where a unit list read from ``start`` to ``stop`` after a loss verb may start another
-    clause with a count: after a full stop ("1 FTR. 1 AC, 2 FTR": at the second "1") or a
-    comma ("1 sub, 2 INF"). A full stop ends the loss for certain, so only its clause is
-    given; commas give each place the list could split."""
+    clause: after a full stop or a semicolon ("1 FTR. 1 AC, 2 FTR": at the second "1"; "1
+    FTR; AC + BB remain"), or a comma before a count ("1 sub, 2 INF"). A full stop ends the
+    loss for certain, so only its clause is given; commas give each place the list could
+    split."""
     commas: list[int] = []
     for k in range(start, stop - 1):
         written = toks[k].text
+        if written in (";", "!") or (written == "." and toks[k + 1].kind in (NUM, WORD)):
+            return [k + 1]  # "lost 1 FTR; AC + BB + 1 FTR remain"
         if toks[k + 1].kind != NUM:
             continue
-        if written in (".", ";", "!") or (toks[k].kind == WORD and written.endswith(".")):
+        if toks[k].kind == WORD and written.endswith("."):
             return [k + 1]
         if written == ",":
             commas.append(k + 1)

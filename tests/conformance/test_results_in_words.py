@@ -93,6 +93,26 @@ class TestPostCombatResults(NotationCase):
         ]
         assert turn.diagnostics == ()
 
+    def test_what_units_did_and_losses_before_a_semicolon(self, read: Read) -> None:
+        """Tried as a new player (Japan's round 2): "2 inf landed, 1 inf survived. BB
+        bombarded (hit)." was read as 3 INF and the BB surviving, and "lost 1 ftr; AC + BB +
+        1 ftr remain" as 2 FTR surviving. Units that "landed" or "bombarded" are neither
+        survivors nor losses; a semicolon ends the losses as a full stop does."""
+        turn = read(
+            "Results:\n1) Hawaiian Islands - amphib, won: 2 inf landed, 1 inf survived. "
+            "BB bombarded (hit).\n2) Hawaii SZ: sea battle won, lost 1 ftr; AC + BB + 1 ftr "
+            "remain\n"
+        )
+        assert [(r.outcome, r.survivors, r.losses) for r in turn.results] == [
+            (CombatOutcome.WON, Units.of({U.INF: 1}), Units()),
+            (
+                CombatOutcome.WON,
+                Units.of({U.FTR: 1, U.AC: 1, U.BB: 1}),
+                Units.of({U.FTR: 1}),
+            ),
+        ]
+        assert turn.diagnostics == ()
+
     def test_every_attacker_destroyed_is_lost_without_doubt(self, read: Read) -> None:
         turn = read("Results:\n#4 Egypt: all my units died\n#5 Norway: lost everything")
         assert [(r.outcome, r.survivors) for r in turn.results] == [
