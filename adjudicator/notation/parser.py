@@ -249,8 +249,13 @@ class TurnParser:
             if is_closer(stripped):
                 signing_off = True
                 continue
-            if signing_off and not has_digit(stripped) and header(stripped) is None:
-                continue
+            if (
+                signing_off
+                and not has_digit(stripped)
+                and header(stripped) is None
+                and not mentions_units(self.reader, stripped)
+            ):
+                continue  # the sign-off's name and remarks; an order after it is read
             self._line(number, written)
         return self._finish()
 
@@ -264,6 +269,8 @@ class TurnParser:
         if found is None:
             return False
         if found.kind is TurnKind.SPECIAL_ORDERS:
+            if self.section is Section.NONE:
+                self.section = Section.SPECIAL  # the lines under it are special orders
             return True  # "special orders for your UK 2 attacks": the power named is not ours
         if found.power is not None and self.found.power is None:
             self.found.power = self.reader.lookup.power(found.power)
@@ -427,8 +434,8 @@ class TurnParser:
         errors = r.errors_on(number)
         if section not in _NONE_IS_AN_ORDER and _says_no_change(text, low):
             return  # "Map update: unchanged"; but "Purchases: none" is a purchase of nothing
-        if is_prose(text):
-            self._not_read(number, text)
+        if is_prose(text) and section is not Section.SPECIAL:
+            self._not_read(number, text)  # special orders are often sentences: read them
             return
         toks = tokenize(text)
         mark = self._mark(number, text, toks)

@@ -41,6 +41,10 @@ _ROLES = {
     "land": "land",
     "lands": "land",
     "landing": "land",
+    "back": "land",
+    "return": "land",
+    "returns": "land",
+    "returning": "land",
 }
 _REMARKS = frozenset(
     {"support", "supporting", "bombard", "bombards", "bombarding", "bombardment", "shore"}
@@ -52,6 +56,8 @@ _BRACKETS = frozenset({"(", ")", "[", "]"})
 _AFTER_WALK = frozenset({"-", "in", "into", "to"})
 """Words after a walk-in that belong to it ("WI to Finland", "walks into Egypt")."""
 _WALK = frozenset({"walk", "walks", "walking", "walked"})
+_AFTER_LAND = frozenset({"to", "in", "into", "at", "on"})
+"""Words after a landing's keyword that belong to it ("back to Russia", "lands in Kar")."""
 _SKIP = frozenset(
     {
         "move",
@@ -118,6 +124,9 @@ def segments(toks: list[Token]) -> tuple[list[Segment], bool]:
         if mark == _WALK_IN:
             mark, walk_in = "to", True
             while i + skip < n and toks[i + skip].low in _AFTER_WALK:
+                skip += 1
+        elif mark == "land":  # "fly back to Russia", "lands in Karelia"
+            while i + skip < n and toks[i + skip].low in _AFTER_LAND:
                 skip += 1
         if i > start:
             found.append(make(Segment, (role, start, i)))

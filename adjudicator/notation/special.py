@@ -101,6 +101,9 @@ _SKIP = frozenset(
         "is",
         "are",
         "please",
+        "lose",
+        "loses",
+        "losing",
     }
 )
 

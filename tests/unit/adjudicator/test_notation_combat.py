@@ -240,6 +240,20 @@ def test_cargo_and_its_transports_written_four_ways(origin: str) -> None:
     assert turn.diagnostics == ()
 
 
+def test_planes_flying_back_land_there() -> None:
+    """Tried as a new player: "2 fighters from Russia (fly back to Russia)" read 'back' as a
+    misspelt Black Sea Zone. "back to" and "return to" say where planes land."""
+    turn = parse(
+        "Attack #1 Ukraine\n2 fighters from Russia (fly back to Russia)\nKar 1 FTR, return to Kar"
+    )
+    (battle,) = turn.battles
+    assert [(o.place, o.lands) for o in battle.origins] == [
+        ("Russia", "Russia"),
+        ("Karelia S.S.R.", "Karelia S.S.R."),
+    ]
+    assert turn.diagnostics == ()
+
+
 def test_units_after_where_a_move_goes_are_an_error_not_dropped() -> None:
     turn = parse("NCM:\nKar 2 INF to Russia 1 ARM")
     assert turn.moves == ()

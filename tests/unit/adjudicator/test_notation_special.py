@@ -121,6 +121,23 @@ def test_a_sentence_about_orders_of_loss_is_chat() -> None:
     assert codes(turn) == [(4, "info", "not-read")]
 
 
+def test_a_special_orders_title_heads_orders_written_as_sentences() -> None:
+    """Tried as a new player: under "Special orders from Germany for your UK 2 attacks",
+    "For W Europe: lose inf first, then tanks, then ftr last." was an unread line. The
+    title heads the special orders, a sentence there is read as one, and an order after a
+    sign-off ("Good luck, ...") is no part of the sign-off."""
+    turn = parse(
+        "Special orders from Germany for your UK 2 attacks\n\nGood luck, you will need it.\n"
+        "For W Europe: lose inf first, then tanks, then ftr last."
+    )
+    (ool,) = turn.orders_of_loss
+    assert (ool.territory, [e.unit for e in ool.order]) == (
+        "West Europe",
+        [U.INF, U.ARM, U.FTR],
+    )
+    assert turn.diagnostics == ()
+
+
 def test_a_place_after_a_sentence_is_still_checked() -> None:
     turn = parse("Nice try. OOL for Atlantis: INF")
     (found,) = turn.diagnostics
