@@ -87,10 +87,19 @@ def moves(reader: Reader, line: int, route: Route) -> list[Move]:
         )
         return []
     path = tuple(p for p in route.path if p != destination)
+    if any(start.place == destination for start in route.origins):
+        reader.warning(
+            line,
+            Rule.POST_COMBAT,
+            f"the units start where this move takes them ({destination}): it moves nothing",
+            'check both places: two names on the line may be one place ("Japan SZ" and '
+            '"Manchuria SZ" are both Japan Sea Zone)',
+            "no-move",
+        )
     return [
         Move(line, start.place, start.units, destination, path, route.transports)
         for start in route.origins
-        if start.units.counts
+        if start.units.counts and start.place != destination
     ]
 
 

@@ -241,6 +241,17 @@ def test_triplea_phase_names_head_the_parts_and_placed_in_is_a_placement() -> No
     assert turn.diagnostics == ()
 
 
+def test_a_move_to_where_the_units_are_moves_nothing_and_says_so() -> None:
+    """Tried as a new player: "Japan SZ 2 TRN -> Manchuria SZ" was read without a word as a
+    move from Japan Sea Zone to itself (the rule book names a sea zone after its land, and
+    both names are Japan Sea Zone)."""
+    turn = parse("NCM:\nJapan SZ 2 TRN -> Manchuria SZ\nKar 2 INF to Russia")
+    assert [(m.origin, m.destination) for m in turn.moves] == [("Karelia S.S.R.", "Russia")]
+    assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
+        (2, "warning", "no-move")
+    ]
+
+
 def test_a_move_needs_a_destination() -> None:
     turn = parse("Non-combat moves:\nKar 2 FTR")
     assert turn.moves == () and codes(turn) == [(2, "error", "no-destination")]
