@@ -19,9 +19,11 @@ transports could carry (the declared ones held at the origin are taken).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from adjudicator.declarations.geometry import can_reach, movement_of
+from adjudicator.diagnostics import Diagnostic, Rule, Severity
 from adjudicator.notation import parse
 from adjudicator.position import Position
 from adjudicator.rulings.dice import ATTACKER
@@ -88,3 +90,36 @@ def rule_added_units(check: RoundCheck, declared: Units, forces: BattleForces) -
             "ignored"
         )
         check.problems.insert(0, Problem(CDE_NO_ADDED_UNITS, text, reroll=True, side=ATTACKER))
+
+
+def refight_forces(battle: DeclaredBattle, start: Position) -> dict[str, dict[str, int]] | None:
+    """What the first roll of ``battle`` fought again rolls, by side: the correct attackers
+    (:func:`corrected_battle`) and the defenders the board has ("the defending units are
+    what they are"), an AA gun only against attacking aircraft ("defending AA guns must be
+    listed only when attacking air is involved"); None when the board cannot say."""
+    power = power_named(battle.submission["data"].get("power"))
+    correct = corrected_battle(battle, start, ())
+    if correct is None or power is None:
+        return None
+    defending = {u.value: n for u, n in start.enemy_units(battle.territory, power).counts}
+    if not {"FTR", "BMB"} & set(correct.attacker):
+        defending.pop("AA", None)
+    return {"attacker": dict(correct.attacker), "defender": defending}
+
+
+def void_roll(
+    number: int, territory: object, precombat: int, errors: Sequence[Mapping[str, object]]
+) -> Diagnostic:
+    """The finding on a roll of battle ``number`` that the declaration errors of pre-combat
+    entry ``precombat`` void, made before the error is recognised (IAAPA Error Correction
+    II: "the entire battle is null and void and no portion of the results may stand")."""
+    said = "; ".join(str(f.get("message", "")) for f in errors)
+    return Diagnostic(
+        Severity.ERROR,
+        Rule.CDE,
+        f"battle #{number} ({territory}) is void: a combat declaration error in entry "
+        f'#{precombat} ({said}): "the entire battle is null and void and no portion of the '
+        'results may stand", and this roll does not count. To fight it again, send an '
+        "error-recognition note through the dice roller, then roll the battle with the "
+        "correct units; or do not fight it, and move its units in the non-combat move",
+    )

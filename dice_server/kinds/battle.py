@@ -28,6 +28,7 @@ from adjudicator.rolls import (
 from adjudicator.rolls.lowluck import volley_lines
 from dice_server.kinds.base import SIDE, Data, EntryKind, thrown
 from dice_server.kinds.forms import HeaderForm, MultiCheckbox, count_field
+from dice_server.kinds.turn import finding_line
 from dice_server.requests import (
     MAX_COMMENT,
     MAX_TEXT,
@@ -141,10 +142,7 @@ def weighed(data: Data) -> list[str]:
     )
     if not findings:
         return [f"{head}: the units are those that should be rolling."]
-    return [
-        f"{head}:",
-        *(f"  {f['severity']}: {f['message']} ({f['rule']})" for f in findings),
-    ]
+    return [f"{head}:", *map(finding_line, findings)]
 
 
 class BattleForm(HeaderForm):

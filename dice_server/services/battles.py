@@ -29,10 +29,10 @@ from adjudicator.diagnostics import Diagnostic, Rule, Severity
 from adjudicator.notation import Turn
 from adjudicator.rolls import BATTLE_ROLL_KINDS, battle_document
 from adjudicator.rolls.declared import order_of_loss_in, rolling_errors
-from adjudicator.rulings.record import Fight, declaration_errors, fight, power_named
+from adjudicator.rulings.record import Fight, declaration_errors, fight
 from adjudicator.rulings.record import declared_battles as ledger_battles
 from adjudicator.rulings.record import verdicts as ledger_verdicts
-from adjudicator.rulings.refights import corrected_battle
+from adjudicator.rulings.refights import refight_forces, void_roll
 from adjudicator.turns import (
     BattleOutcome,
 )
@@ -238,7 +238,8 @@ def link_roll(
         rolled["attacker"]["BB"] = rolled["attacker"].get("BB", 0) + bombard.get("BB", 0)
     errors = declaration_errors(precombat, link["number"])
     if errors and battle.recognised is None and (battle.void or not battle.rolls):
-        return {"declared": link, "findings": [roll_finding(_void_roll(match, precombat, errors))]}
+        void = void_roll(link["number"], match.get("territory"), precombat_seq, errors)
+        return {"declared": link, "findings": [roll_finding(void)]}
     upcoming = next_roll(session, number, precombat, later, battle)
     if upcoming is None:
         return {"declared": link}
@@ -286,22 +287,6 @@ def next_roll(
     return expected, what
 
 
-def _void_roll(
-    match: Mapping[str, Any], precombat: Body, errors: Sequence[Mapping[str, Any]]
-) -> Diagnostic:
-    """A roll of a battle its declaration's errors void, before the error is recognised."""
-    said = "; ".join(str(f.get("message", "")) for f in errors)
-    return Diagnostic(
-        Severity.ERROR,
-        Rule.CDE,
-        f"battle #{match['number']} ({match.get('territory')}) is void: a combat declaration "
-        f'error in entry #{precombat["seq"]} ({said}): "the entire battle is null and void and '
-        'no portion of the results may stand", and this roll does not count. To fight it '
-        "again, send an error-recognition note through the dice roller, then roll the battle "
-        "with the correct units; or do not fight it, and move its units in the non-combat move",
-    )
-
-
 def _correct_units(
     session: Session,
     number: int,
@@ -310,26 +295,15 @@ def _correct_units(
     which: int,
     match: Mapping[str, Any],
 ) -> dict[str, dict[str, int]]:
-    """What the first roll of a battle fought again after a combat declaration error rolls:
-    the declared attackers the board had at their origins ("He may not add additional
-    attacking units to the battle": :func:`adjudicator.rulings.refights.corrected_battle`),
-    and the defenders the board has ("the defending units are what they are"); the
+    """What the first roll of a battle fought again after a combat declaration error rolls
+    (:func:`adjudicator.rulings.refights.refight_forces`, on the turn's kept position); the
     declaration where the board cannot say."""
-    expected = {s: dict(match.get(s, {})) for s in ("attacker", "defender")}
     row = session.get(GameTurn, number)
-    power = power_named(precombat["data"].get("power"))
     battle = next((b for b in ledger_battles(precombat, later) if b.number == which), None)
-    if row is None or power is None or battle is None:
-        return expected
-    start = kept_position(row.position, row.position_sha256)
-    correct = corrected_battle(battle, start, ())
-    if correct is not None:
-        expected["attacker"] = dict(correct.attacker)
-    defending = start.enemy_units(battle.territory, power)
-    expected["defender"] = {unit.value: n for unit, n in defending.counts}
-    if not {"FTR", "BMB"} & set(expected["attacker"]):
-        expected["defender"].pop("AA", None)  # an AA gun fires only at attacking aircraft
-    return expected
+    forces = None
+    if row is not None and battle is not None:
+        forces = refight_forces(battle, kept_position(row.position, row.position_sha256))
+    return forces or {s: dict(match.get(s, {})) for s in ("attacker", "defender")}
 
 
 # --- reading -----------------------------------------------------------------------------------

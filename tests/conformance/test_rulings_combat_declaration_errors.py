@@ -20,6 +20,8 @@ from adjudicator.rulings.model import (
     CDE_UNLOADING,
     TOO_FEW,
 )
+from adjudicator.rulings.record import declared_battles
+from adjudicator.rulings.refights import refight_forces
 from adjudicator.units import UnitType as U
 from tests.conformance.test_rulings_ledgers import (
     AXIS,
@@ -127,6 +129,28 @@ class TestTheAttackersOptions:
         ledger.roll("Ukraine", {"INF": 3}, {"INF": 2}, [1, 6, 6, 6, 6])
         (ruling,) = ledger.rulings()  # no "too few units" ruling on the fighter left out
         assert (ruling.dropped, ruling.kept) == (every_die(3, 6), every_die(5, 5))
+
+    def test_the_battle_fought_again_rolls_the_defenders_the_board_has(self) -> None:
+        """ "The attacker may list all the defending units ... or alternatively, may list only
+        the defending territory, as the defending units are what they are", and "defending
+        AA guns must be listed only when attacking air is involved": the battle fought again
+        rolls the board's defenders, its AA gun only against aircraft."""
+        units = {**EAST, "Ukraine S.S.R.": {G: {U.INF: 2, U.AA: 1}}}
+        ledger = declared("Russia 1 pre-combat\n\nAttack #1 - Ukraine (5 INF)\nKar 4 INF\n", units)
+        (battle,) = declared_battles(ledger.pre, ledger.bodies)
+        assert refight_forces(battle, ledger.position) == {
+            "attacker": {"INF": 3},
+            "defender": {"INF": 2},
+        }
+        with_air = declared(
+            "Russia 1 pre-combat\n\nAttack #1 - Ukraine\nKar 3 INF\nRussia 1 FTR\n",
+            {**units, "Russia": {R: {U.FTR: 1}}},
+        )
+        (battle,) = declared_battles(with_air.pre, with_air.bodies)
+        assert refight_forces(battle, with_air.position) == {
+            "attacker": {"INF": 3, "FTR": 1},
+            "defender": {"INF": 2, "AA": 1},
+        }
 
 
 class TestDeclareAllCombatFirst:
