@@ -92,7 +92,7 @@ class Reconciler:
         self.listed: dict[str, Units] = {}
         self.map_line: dict[str, int] = {}
         for entry in turn.map:
-            self.listed[entry.place] = self.listed.get(entry.place, Units()) + entry.units
+            self.listed[entry.place] = self.listed.get(entry.place, Units()) + entry.own(power)
             self.map_line.setdefault(entry.place, entry.line)
 
     def units(self) -> dict[str, Units]:
@@ -430,6 +430,39 @@ def apply_post_combat(
                 Code.IMPOSSIBLE_POSITION,
             )
         )
+    found.extend(_others_listed(turn, mover, result))
     if mover is position.to_move:
         result = result.next_turn()
     return PostCombat(mover, result, tuple(sorted(found, key=BY_LINE)), exp)
+
+
+def _others_listed(turn: Turn, mover: Power, after: Position) -> list[Diagnostic]:
+    """Other powers' units the map update writes beside the mover's ("Egypt 1 INF (2 US
+    INF)") that ``after``, the position the turn leaves, does not have there. The map update
+    is "a list that contains all territories that said country has units in and/or
+    possesses": the mover's, so another power's units are only compared, never taken."""
+    written: dict[tuple[str, Power], tuple[Units, int]] = {}
+    for entry in turn.map:
+        for power, units in entry.others:
+            if power is not mover:
+                before, line = written.get((entry.place, power), (NO_UNITS, entry.line))
+                written[(entry.place, power)] = (before + units, line)
+    found: list[Diagnostic] = []
+    for (place, power), (units, line) in written.items():
+        have = after.units_of(place, power)
+        if units == have:
+            continue
+        found.append(
+            warning_finding(
+                line,
+                Rule.DISCREPANCIES,
+                f"{place}: the map update lists {POWER_NAMES[power]}'s {units} there, and "
+                f"the position has {have or 'none'} of {POWER_NAMES[power]}'s; a map update "
+                f"lists {POWER_NAMES[mover]}'s own units, so {POWER_NAMES[power]}'s stay as "
+                "the position has them",
+                "check the board: either player may ask to correct the position before the "
+                "next turn is rolled (Error Correction VII)",
+                Code.MAP_OTHERS,
+            )
+        )
+    return found

@@ -73,6 +73,10 @@ class Code(StrEnum):
     MAP_EXCESS = "map-excess"
     """Warning: the map update lists more units than the orders can leave, where no
     non-combat move is listed; the position keeps what the orders leave."""
+    MAP_OTHERS = "map-others"
+    """Warning: the map update lists another power's units in a space ("Egypt 1 INF (2 US
+    INF)") that the position does not have there; the map update lists the mover's own
+    units, so the position keeps the other power's."""
     MAP_OMITS = "map-omits"
     """Warning: the map update leaves out spaces where the power's units or territories
     are; they are kept as they were."""

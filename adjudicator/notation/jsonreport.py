@@ -33,7 +33,9 @@ Version 1::
                   "retreat_to", "damage"}],
      "moves": [{"line", "from", "units", "to", "via", "transports"}],     non-combat moves
      "placements": [{"line", "territory", "units"}],
-     "map": [{"line", "territory", "units"}],                            the map update
+     "map": [{"line", "territory", "units",                              the map update
+              "others": {POWER: {UNIT: n}}}],     another power's units written with the
+                                            place, "(2 US INF)"; absent if none
      "counts": [{"line", "power", "territories", "ipcs", "units_written": 0 | 1}],
      "orders_of_loss": [{"line", "number", "territory", "battles": "sea" | "land",
                          "order": [{"unit", "count"}]}],
@@ -94,7 +96,7 @@ from adjudicator.names import POWER_ALIASES, Names
 from adjudicator.notation.model import Battle, Origin, Total, Turn
 from adjudicator.notation.parser import parse
 from adjudicator.powers import Power
-from adjudicator.units import Units
+from adjudicator.units import NO_UNITS, Units
 
 REPORT_VERSION = 1
 """Bumped whenever a key changes meaning or disappears (adding a key is compatible)."""
@@ -157,6 +159,14 @@ def _units(units: Units) -> dict[str, int]:
     return units.to_json()
 
 
+def _others(others: tuple[tuple[Power, Units], ...]) -> dict[str, dict[str, int]]:
+    """Other powers' units by power name (a power written twice: its units added up)."""
+    added: dict[Power, Units] = {}
+    for power, units in others:
+        added[power] = added.get(power, NO_UNITS) + units
+    return {power_name(power): _units(units) for power, units in added.items()}
+
+
 def turn_report(turn: Turn) -> Report:
     """The version-1 report object of a parsed turn."""
     obj: Report = {"version": REPORT_VERSION, "kind": turn.kind.value}
@@ -200,7 +210,9 @@ def turn_report(turn: Turn) -> Report:
         {"line": p.line, "territory": p.place, "units": _units(p.units)} for p in turn.placements
     ]
     obj["map"] = [
-        {"line": e.line, "territory": e.place, "units": _units(e.units)} for e in turn.map
+        {"line": e.line, "territory": e.place, "units": _units(e.units)}
+        | ({"others": _others(e.others)} if e.others else {})
+        for e in turn.map
     ]
     obj["counts"] = [
         _put_all(

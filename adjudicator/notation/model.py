@@ -199,6 +199,18 @@ class MapEntry:
     line: int
     place: str
     units: Units
+    others: tuple[tuple[Power, Units], ...] = ()
+    """Units of other powers written with the place, each with its power ("Egypt 1 INF
+    (2 US INF)"): the map update lists the mover's own, so these are only compared."""
+
+    def own(self, mover: Power) -> Units:
+        """The mover's units the line lists: those written bare, and any written under the
+        mover's own name ("Syria: UK 1 INF; US 1 ARM" in the UK's turn)."""
+        units = self.units
+        for power, theirs in self.others:
+            if power is mover:
+                units += theirs
+        return units
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,15 @@ from __future__ import annotations
 import re
 
 from adjudicator.diagnostics import Rule
+from adjudicator.names import power_label
+from adjudicator.names.resolver import NameResolutionError, Resolution
 from adjudicator.notation.errors import COUNT_RULE_TEXT
 from adjudicator.notation.listing import items, span_text
+from adjudicator.notation.lookup import Lookup, WordTable
 from adjudicator.notation.model import Count, MapEntry, Move, Placement
 from adjudicator.notation.reading import Reader
 from adjudicator.notation.routes import Route
-from adjudicator.notation.tokens import Tokens
+from adjudicator.notation.tokens import WORD, Token, Tokens, tokenize
 from adjudicator.powers import Power
 from adjudicator.units import Units
 
@@ -151,8 +154,150 @@ def placements(reader: Reader, line: int, text: str, toks: Tokens) -> list[Place
 
 
 def map_entries(reader: Reader, line: int, text: str, toks: Tokens) -> list[MapEntry]:
-    """Map-update lines: "Ger: 10 INF, AA, IC", "Finland Norway (MT)", "Sweden"."""
+    """Map-update lines: "Ger: 10 INF, AA, IC", "Finland Norway (MT)", "Sweden", and
+    another power's units beside the mover's in brackets, "Egypt 1 INF (2 US INF)"."""
+    others: dict[str, list[tuple[Power, Units]]] = {}
+    if "(" in text or "[" in text:
+        text, toks = _others(reader, line, text, toks, others)
+    text, toks = _powers_after(reader, line, text, toks, others)
     return [
-        MapEntry(line, place, units)
+        MapEntry(line, place, units, tuple(others.pop(place, ())))
         for place, units in _places(reader, line, text, toks, need_units=False)
     ]
+
+
+_CLOSING = {"(": ")", "[": "]"}
+_PARTS = frozenset({",", ";", "+", "&", "and", "plus"})
+"""What separates the powers' units inside one bracket: "(US 2 INF, Rus 1 ARM)"."""
+
+
+def _named_power(lookup: Lookup, written: str) -> Power | None:
+    """The power one word names as written ("US", "Americans", "Ger"); never by the typo
+    rule, nor one letter: "cap" or "A" in a bracket is no power."""
+    if len(written) < 2 or not written.isalpha():
+        return None
+    try:
+        found = lookup.names.powers.resolve(written)
+    except NameResolutionError:
+        return None
+    return found.value if found.exact else None
+
+
+def _others(
+    reader: Reader,
+    line: int,
+    text: str,
+    toks: Tokens,
+    others: dict[str, list[tuple[Power, Units]]],
+) -> tuple[str, Tokens]:
+    """The line without its brackets that name a power, whose units are added to
+    ``others`` by the place they follow; a bracket naming no power ("(MT)") stays."""
+    powers = reader.lookup.table(_named_power)
+    cuts: list[tuple[int, int]] = []
+    i = 0
+    while i < len(toks):
+        closing = _CLOSING.get(toks[i].text)
+        if closing is None:
+            i += 1
+            continue
+        k = i + 1
+        while k < len(toks) and toks[k].text != closing:
+            k += 1
+        inside = toks[i + 1 : k]
+        if not any(powers[tok.text] for tok in inside):
+            i = k + 1
+            continue
+        place = _place_before(reader, line, text, toks, i)
+        start = toks.start(i)
+        cuts.append((start, toks.start(k) + 1 if k < len(toks) else len(text)))
+        if place is None:
+            reader.error(
+                line,
+                Rule.POST_COMBAT,
+                f"the units {span_text(text, toks, i, min(k + 1, len(toks)))} have no place",
+                "write them after the place they are in: Egypt 1 INF (2 US INF)",
+                "no-place",
+            )
+        else:
+            others.setdefault(place, []).extend(_powers_units(reader, line, inside, powers))
+        i = k + 1
+    for start, end in reversed(cuts):
+        text = text[:start] + " " + text[end:]
+    return text, tokenize(text)
+
+
+def _powers_after(
+    reader: Reader,
+    line: int,
+    text: str,
+    toks: Tokens,
+    others: dict[str, list[tuple[Power, Units]]],
+) -> tuple[str, Tokens]:
+    """The line up to where a place's units are listed by power, those units added to
+    ``others``: "Egypt: UK 1 INF, 1 ARM; US 2 INF" (a power right after the place's colon)
+    or "Egypt 1 INF, US 2 INF" (after a comma, a power that names no place). "UK" after a
+    comma stays the territory: "Egypt 1 INF, UK 2 INF" lists two places."""
+    powers = reader.lookup.table(_named_power)
+    exact_places = reader.lookup.exact_places
+    for k in range(1, len(toks) - 1):
+        power = powers[toks[k].text]
+        if power is None or (
+            toks[k + 1].kind == WORD and not reader.lookup.word_units[toks[k + 1].text]
+        ):
+            continue
+        before = toks[k - 1].text
+        if not (before == ":" or (before in ",;" and exact_places[toks[k].text] is None)):
+            continue
+        end = k - 1 if before == ":" else k
+        place = _place_before(reader, line, text, toks, end)
+        if place is None:
+            continue
+        others.setdefault(place, []).extend(_powers_units(reader, line, toks[k:], powers))
+        text = text[: toks.start(k - 1)]
+        return text, tokenize(text)
+    return text, toks
+
+
+def _place_before(reader: Reader, line: int, text: str, toks: Tokens, end: int) -> str | None:
+    """The place the units before token ``end`` are listed with, if it is a known one (the
+    line's own reading reports anything wrong with them)."""
+    mark = reader.mark()
+    found, _ = items(reader, line, text, toks, 0, end, Rule.POST_COMBAT)
+    reader.rewind(mark)
+    written = found[-1].place_text if found else None
+    resolved = reader.lookup.place(written) if written is not None else None
+    return resolved.value if isinstance(resolved, Resolution) else None
+
+
+def _powers_units(
+    reader: Reader, line: int, inside: list[Token], powers: WordTable[Power | None]
+) -> list[tuple[Power, Units]]:
+    """Each power's units in one bracket: "2 US INF", "US: 2 INF, 1 ARM", "US 2 INF + Rus
+    1 ARM" (units with no power named are the last named power's, or the first's)."""
+    parts: list[list[Token]] = [[]]
+    for tok in inside:
+        if tok.low in _PARTS:
+            parts.append([])
+        else:
+            parts[-1].append(tok)
+    named = [p for p in map(powers.__getitem__, (tok.text for tok in inside)) if p is not None]
+    found: list[tuple[Power, Units]] = []
+    power = named[0]  # the callers give a bracket or run that names a power
+    for part in parts:
+        power = next((p for p in map(powers.__getitem__, (t.text for t in part)) if p), power)
+        words = [tok.text for tok in part if not powers[tok.text] and tok.text not in ":-"]
+        if not words:
+            continue
+        units_toks = tokenize(" ".join(words))
+        units, stop, _ = reader.units(line, units_toks, 0, len(units_toks), Rule.POST_COMBAT)
+        if stop < len(units_toks):
+            reader.error(
+                line,
+                Rule.POST_COMBAT,
+                f"could not read {units_toks.span(stop, len(units_toks))!r} as "
+                f"{power_label(power)}'s units",
+                "write another power's units with its name: (2 US INF)",
+            )
+        if units:
+            found.append((power, units))
+    return found

@@ -110,7 +110,13 @@ def _orders(rep: Report) -> list[str]:
     )
     section(
         "Map update",
-        [f"  line {e['line']}: {e['territory']}: {_units(e['units'])}" for e in rep["map"]],
+        [
+            f"  line {e['line']}: {e['territory']}: {_units(e['units'])}"
+            + "".join(
+                f" ({power}: {_units(units)})" for power, units in e.get("others", {}).items()
+            )
+            for e in rep["map"]
+        ],
     )
     section(
         "Count",

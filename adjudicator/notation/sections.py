@@ -132,8 +132,8 @@ _GREETING = re.compile(
     re.IGNORECASE,
 )
 _CLOSER = re.compile(
-    r"^\s*(?:cheers|regards|best|thanks|thank\s+you|thx|ta|good\s+luck|gl|your\s+(?:turn|move)"
-    r"|over\s+to\s+you|later|ciao|bye|all\s+the\s+best|sincerely|kind\s+regards|"
+    r"^\s*(?:cheers|regards|best|thanks|thank\s+you|thx|ta|good\s+luck|gl|your\s+(?:turn|move|go)"
+    r"|you'?re\s+up|(?:over|back)\s+to\s+you|later|ciao|bye|all\s+the\s+best|sincerely|kind\s+regards|"
     r"best\s+regards|take\s+care|have\s+fun|enjoy)\b",
     re.IGNORECASE,
 )
@@ -334,7 +334,7 @@ def is_greeting(text: str) -> bool:
 
 _CLOSER_STARTS = frozenset(
     {"ch", "re", "be", "th", "ta", "go", "gl", "yo", "ov", "la", "ci", "by", "al", "si", "ki"}
-    | {"ha", "en"}
+    | {"ha", "en", "ba"}
 )
 """The first two letters of the sign-offs (lower-cased): an ASCII line starting otherwise is
 none, without trying the pattern."""

@@ -138,7 +138,7 @@ def check_map(play: TurnInPlay, after: Position) -> None:
     listed: dict[str, Units] = {}
     map_lines: dict[str, int] = {}
     for entry in play.post.map:
-        listed[entry.place] = listed.get(entry.place, NO_UNITS) + entry.units
+        listed[entry.place] = listed.get(entry.place, NO_UNITS) + entry.own(mover)
         map_lines.setdefault(entry.place, entry.line)
     moved = _moves_by_place(play)
     for place, units in listed.items():

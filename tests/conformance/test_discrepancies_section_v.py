@@ -256,3 +256,78 @@ class TestTerritoryAndIpcCount(Case):
         found = check_counts(applied.position, R, parse("USSR 8/$24").counts)
         assert [f.code for f in found] == [Code.COUNT_MISMATCH]
         assert "9/$26" in found[0].message
+
+
+class TestAnotherPowersUnitsInTheMapUpdate(Case):
+    """Post Combat Orders: the map update "is a list that contains all territories that said
+    country has units in and/or possesses": the mover's own. Players often write an ally's
+    units beside their own in brackets ("Karelia: 3 INF (2 US INF)"); those are read as that
+    power's, compared with the position, and never taken as the mover's."""
+
+    ALLIED: ClassVar[Board] = {**START, "Karelia S.S.R.": {R: {U.INF: 3, U.FTR: 1}, US: {U.INF: 2}}}
+
+    def email(self, karelia: str) -> str:
+        return f"USSR 1 post-combat\n\nMap update:\n{karelia}\nRussia: 2 INF\nCaucasus: 2 INF\n"
+
+    def test_an_allys_units_that_are_there_are_no_finding(self) -> None:
+        for written in (
+            "Karelia: 3 INF, 1 FTR (2 US INF)",
+            "Karelia: 3 INF, 1 FTR [US: 2 INF]",
+            "Karelia 3 INF, 1 FTR (2 American INF)",
+            "Karelia: 3 INF, 1 FTR (USA 1 INF + 1 INF)",
+        ):
+            applied = self.apply(self.email(written), self.ALLIED)
+            assert applied.findings == (), written
+            after = applied.position
+            assert after.units_of("Karelia S.S.R.", R) == Units.of({U.INF: 3, U.FTR: 1})
+            assert after.units_of("Karelia S.S.R.", US) == Units.of({U.INF: 2})
+
+    def test_an_allys_units_the_position_lacks_are_a_warning_and_change_nothing(self) -> None:
+        applied = self.apply(self.email("Karelia: 3 INF, 1 FTR (2 US INF, 1 UK ARM)"))
+        found = [f for f in applied.findings if f.code is Code.MAP_OTHERS]
+        assert [f.line for f in found] == [4, 4]
+        usa, uk = sorted(found, key=lambda f: "UK" in f.message)
+        assert "lists USA's 2 INF there" in usa.message
+        assert "the position has none of USA's" in usa.message
+        assert "lists USSR's own units" in usa.message
+        assert "UK's 1 ARM" in uk.message
+        assert usa.citation == "IAAPA Error Correction V"
+        after = applied.position
+        assert after.units_of("Karelia S.S.R.", US) == Units()
+        assert after.units_of("Karelia S.S.R.", UK) == Units()
+        assert after.units_of("Karelia S.S.R.", R) == Units.of({U.INF: 3, U.FTR: 1})
+
+    def test_the_movers_own_power_named_in_the_bracket_is_its_units(self) -> None:
+        applied = self.apply(self.email("Karelia (USSR 3 INF, 1 FTR; US 2 INF)"), self.ALLIED)
+        assert applied.findings == ()
+        assert applied.position.units_of("Karelia S.S.R.", R) == Units.of({U.INF: 3, U.FTR: 1})
+
+    def test_a_bracket_naming_no_power_is_read_as_before(self) -> None:
+        applied = self.apply(
+            "USSR 1 post-combat\n\nMap update:\nKarelia: 3 INF, 1 FTR\nRussia: 2 INF\n"
+            "Caucasus (2 INF)\n"
+        )
+        assert applied.findings == ()
+        assert applied.position.units_of("Caucasus", R) == Units.of({U.INF: 2})
+
+    def test_units_listed_by_power_after_the_places_colon(self) -> None:
+        for written in (
+            "Karelia: USSR 3 INF, 1 FTR; US 2 INF",
+            "Karelia: 3 INF, 1 FTR, US 2 INF",
+            "Karelia: Russia 3 INF, 1 FTR + American 2 INF",
+        ):
+            applied = self.apply(self.email(written), self.ALLIED)
+            assert applied.findings == (), written
+            assert applied.position.units_of("Karelia S.S.R.", R) == Units.of({U.INF: 3, U.FTR: 1})
+
+    def test_uk_after_a_comma_is_still_the_territory(self) -> None:
+        turn = parse("Map update:\nKarelia 3 INF, UK 2 INF\n")
+        assert [(e.place, e.units, e.others) for e in turn.map] == [
+            ("Karelia S.S.R.", Units.of({U.INF: 3}), ()),
+            ("United Kingdom", Units.of({U.INF: 2}), ()),
+        ]
+
+    def test_an_allys_units_with_no_place_are_an_error(self) -> None:
+        turn = parse("Map update:\n(2 US INF)\n")
+        assert [(d.line, d.code) for d in turn.errors] == [(2, "no-place")]
+        assert turn.map == ()

@@ -183,3 +183,24 @@ class TestTerritoryAndIpcCount:
         turn = play(post)
         assert found(turn, Code.COUNT_MISMATCH) == [line_of(post, "USSR 9/$30")]
         assert turn.position.ipc_count(R) == 27 and turn.position.bank[R] == 27
+
+
+class TestTheMapUpdateIsTheMoversOwn:
+    """The attacker will then send a final e-mail indicating the results of combat, his
+    non-combat moves, a map update (This is a list that contains all territories that said
+    country has units in and/or possesses), and give a territory and IPC count.
+
+    Written by power ("Ukraine: USSR 3 INF, 2 ARM; US 1 FTR"), the mover's own units are the
+    map update, played out as bare ones are; the ally's are not the USSR's."""
+
+    def test_the_movers_units_under_its_name(self) -> None:
+        turn = play(POST.replace("Ukraine: 3 INF, 2 ARM", "Ukraine: USSR 3 INF, 2 ARM"))
+        assert [f.code for f in turn.findings] == [Finding.PLANES_LANDED]
+        assert turn.position.units_of("Ukraine S.S.R.", R) == Units.of({U.INF: 3, U.ARM: 2})
+
+    def test_an_allys_units_are_not_the_movers(self) -> None:
+        post = POST.replace("Ukraine: 3 INF, 2 ARM", "Ukraine: 3 INF, 2 ARM (1 US FTR)")
+        turn = play(post)
+        assert Finding.MAP_DISAGREES not in [f.code for f in turn.findings]
+        assert turn.position.units_of("Ukraine S.S.R.", R) == Units.of({U.INF: 3, U.ARM: 2})
+        assert turn.position.units_of("Ukraine S.S.R.", Power.USA) == Units()

@@ -24,6 +24,7 @@ QUOTING = {
         "TestNonCombatMovesTakePrecedence": IAAPA,
         "TestValidDiceRollsArePreserved": IAAPA,
         "TestTerritoryAndIpcCount": IAAPA,
+        "TestTheMapUpdateIsTheMoversOwn": IAAPA,
     },
     "test_turn_capture_and_income.py": {
         "TestIncomeCollection": IAAPA,

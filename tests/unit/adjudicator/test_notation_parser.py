@@ -116,6 +116,16 @@ def test_greetings_and_closers() -> None:
     assert not is_greeting("Hi, here are my 20 moves for the Karelia attack and the rest")
     assert is_closer("Cheers,") and is_closer("Your move.") and is_closer("Good luck!")
     assert not is_closer("Good luck with 3 INF")
+    for said in ("Your go.", "You're up", "Back to you, Monty"):
+        assert is_closer(said), said
+
+
+def test_a_name_signed_after_your_go_is_no_place() -> None:
+    turn = parse("UK 2 post-combat\n\nMap update:\nUK 4 INF\n\nYour go.\nBernard\n")
+    assert [(e.place, e.units) for e in turn.map] == [
+        ("United Kingdom", Units.of({UnitType.INF: 4}))
+    ]
+    assert turn.diagnostics == ()
 
 
 def test_the_power_and_round_come_from_the_title_then_the_total_or_count() -> None:
