@@ -53,20 +53,23 @@ def check_bid(
     )
 
 
-def _axis_controller(position: Position) -> Callable[[str], Power | None]:
+def _axis_controller(position: Position) -> Callable[[str, bool], Power | None]:
     """The one Axis power that may place units in a place of ``position`` (None if no Axis
     power may, or both may): "Land units may be placed in any territory controlled by the
     appropriate Axis power. Naval units may be placed in any sea zone adjacent to a land
     territory controlled by the appropriate Axis power" (IAAPA Bidding). A sea zone's is the
-    Axis power whose land alone of the Axis touches it."""
+    Axis power whose land alone of the Axis touches it, for naval units (the second
+    argument) only: no other unit is placed at sea."""
 
-    def controller(place: str) -> Power | None:
+    def controller(place: str, naval: bool) -> Power | None:
         territory = position.board.territories.get(place)
         if territory is None:
             return None
         if territory.is_land:
             owner = position.owner(place)
             return owner if owner in (Power.GERMANY, Power.JAPAN) else None
+        if not naval:
+            return None
         coasts = {position.owner(n) for n in position.board.neighbours(place)}
         axis = coasts & {Power.GERMANY, Power.JAPAN}
         return axis.pop() if len(axis) == 1 else None

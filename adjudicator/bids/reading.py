@@ -117,12 +117,12 @@ def places(reader: ItemReader, drafts: list[ItemDraft]) -> dict[str, str | None]
 
 
 def read_details(
-    details: str, names: Names, controller: Callable[[str], Power | None] | None = None
+    details: str, names: Names, controller: Callable[[str, bool], Power | None] | None = None
 ) -> BidReading:
     """The items of ``details`` as written, with what could not be read. ``controller``
-    gives the Axis power controlling a territory (of the position the bid is placed on):
-    land units added there with no power named are that power's, with a note, since only
-    it may place land units there (IAAPA Bidding)."""
+    gives the Axis power that alone may place units in a place (of the position the bid is
+    placed on; naval units or not): units added there with no power named are that power's,
+    with a note (IAAPA Bidding)."""
     text = details.strip()
     if normalise(text) in NOTHING:
         return BidReading(None, (), ())
@@ -196,15 +196,17 @@ def _power_of_place(
     reader: ItemReader,
     draft: ItemDraft,
     place: str | None,
-    controller: Callable[[str], Power | None] | None,
+    controller: Callable[[str, bool], Power | None] | None,
 ) -> Power | None:
-    """The power of land units added with none named in a territory an Axis power
-    controls, or of naval units in a sea zone only one Axis power's land touches (noted);
-    None for anything else (aircraft among them: both powers' land may take them)."""
+    """The power of land units or aircraft added with none named in a territory an Axis
+    power controls, or of naval units in a sea zone only one Axis power's land touches
+    (noted); None for anything else. "German units may not be placed in Japanese
+    territories or sea zones nor may Japanese units be placed in German territories or sea
+    zones due to a bid" (IAAPA Bidding): a fighter in Germany's territory is Germany's."""
     if controller is None or place is None or draft.unit is None or draft.removal:
         return None
     stats = draft.unit.stats
-    owner = controller(place) if stats.is_land or stats.is_sea else None
+    owner = controller(place, stats.is_sea)
     if owner is None:
         return None
     name = power_label(owner)
@@ -213,10 +215,16 @@ def _power_of_place(
         if stats.is_land
         else f"of the Axis, only {name} land touches it, and only the power whose land it "
         "touches may place naval units in a sea zone"
+        if stats.is_sea
+        else f"no bid places {name}'s ally's units in {name}'s territories"
     )
     reader.note(
         Severity.INFO,
-        Rule.BID_LAND_UNITS if stats.is_land else Rule.BID_NAVAL_UNITS,
+        Rule.BID_LAND_UNITS
+        if stats.is_land
+        else Rule.BID_NAVAL_UNITS
+        if stats.is_sea
+        else Rule.BID_NATIONALITY,
         BidCode.POWER_OF_PLACE,
         f"In {draft.written!r}: no power is named, and {place} is {name}'s: read as "
         f"{name}'s {draft.unit.value} ({why}).",

@@ -212,8 +212,9 @@ class TestLandUnits:
 
     def test_land_units_naming_no_power_are_the_controlling_powers(self) -> None:
         """...controlled by the appropriate Axis power: in Ukraine only Germany may place
-        land units, so "2 inf Ukraine" is German (noted, no error). A fighter or a ship,
-        or a territory no Axis power holds, still needs its power named."""
+        land units, so "2 inf Ukraine" is German (noted, no error). A territory no Axis
+        power holds, or a sea zone both Axis powers' land touches, still needs the power
+        named (for a fighter in Ukraine: TestMixedNationality)."""
         check = check_bid("2 inf Ukraine, 1 arm Manchuria", 11)
         assert found(check) == [
             (Severity.INFO, "power-of-place", Rule.BID_LAND_UNITS),
@@ -223,7 +224,7 @@ class TestLandUnits:
             "Manchuria": {J: {U.ARM: 1}},
             UKRAINE: {G: {U.INF: 2}},
         }
-        for unnamed in ("1 ftr Ukraine", "1 inf Karelia", "1 sub Caspian SZ"):
+        for unnamed in ("1 inf Karelia", "1 sub Caspian SZ"):
             assert "no-power" in errors(check_bid(unnamed, 3)), unnamed
 
     def test_the_power_written_after_the_unit_or_the_place_in_brackets(self) -> None:
@@ -349,6 +350,18 @@ class TestMixedNationality:
 
     def test_both_powers_in_one_bid(self) -> None:
         assert check_bid("1 G INF Germany, 1 J INF Japan, 1 G IPC, 1 J IPC", 8).findings == ()
+
+    def test_aircraft_naming_no_power_are_the_territorys(self) -> None:
+        """Tried as a new player: "1 ftr Ukraine" was refused for naming no power, though
+        only a German fighter may be placed in a German territory."""
+        check = check_bid("1 ftr Ukraine, 1 bmb Japan", 27)
+        assert found(check) == [
+            (Severity.INFO, "power-of-place", Rule.BID_NATIONALITY),
+            (Severity.INFO, "power-of-place", Rule.BID_NATIONALITY),
+        ]
+        assert dict(check.placements) == {UKRAINE: {G: {U.FTR: 1}}, "Japan": {J: {U.BMB: 1}}}
+        for unnamed in ("1 ftr Baltic SZ", "1 ftr Karelia"):
+            assert "no-power" in errors(check_bid(unnamed, 10)), unnamed
 
     def test_german_units_in_a_japanese_territory(self) -> None:
         check = check_bid("1 G INF Manchuria", 3)
