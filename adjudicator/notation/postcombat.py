@@ -226,6 +226,10 @@ def _others(
     return text, tokenize(text)
 
 
+_BEFORE_A_POWER = frozenset({":", ",", ";"})
+"""What a power listing its units in a space follows: the place's colon, or a comma."""
+
+
 def _powers_after(
     reader: Reader,
     line: int,
@@ -238,15 +242,14 @@ def _powers_after(
     or "Egypt 1 INF, US 2 INF" (after a comma, a power that names no place). "UK" after a
     comma stays the territory: "Egypt 1 INF, UK 2 INF" lists two places."""
     powers = reader.lookup.table(_named_power)
-    exact_places = reader.lookup.exact_places
+    lookup = reader.lookup
     for k in range(1, len(toks) - 1):
-        power = powers[toks[k].text]
-        if power is None or (
-            toks[k + 1].kind == WORD and not reader.lookup.word_units[toks[k + 1].text]
-        ):
-            continue
         before = toks[k - 1].text
-        if not (before == ":" or (before in ",;" and exact_places[toks[k].text] is None)):
+        if before not in _BEFORE_A_POWER or powers[toks[k].text] is None:
+            continue
+        if toks[k + 1].kind == WORD and not lookup.word_units[toks[k + 1].text]:
+            continue  # "UK SZ", "Syria: US held"
+        if before != ":" and lookup.exact_places[toks[k].text] is not None:
             continue
         end = k - 1 if before == ":" else k
         place = _place_before(reader, line, text, toks, end)
