@@ -25,7 +25,8 @@ LOSS_MARK = re.compile(
     r"\bcasualty\s+order\b",
     re.IGNORECASE,
 )
-WITHDRAW_MARK = re.compile(r"\bwithdraw\w*\b", re.IGNORECASE)
+WITHDRAW_MARK = re.compile(r"\b(?:withdraw|submerg)\w*\b", re.IGNORECASE)
+"""A sub's withdrawal: "withdraws", or "submerges" as players also say."""
 RETREAT_MARK = re.compile(r"\bretreat\w*\b", re.IGNORECASE)
 _MARKS = (("loss", LOSS_MARK), ("withdrawal", WITHDRAW_MARK), ("retreat", RETREAT_MARK))
 _MARKS_LOW = tuple((kind, re.compile(mark.pattern)) for kind, mark in _MARKS)
@@ -37,7 +38,12 @@ def _may_be_marked(low: str) -> bool:
     """Whether lower-cased ASCII text holds what every marker holds ("ool", "loss",
     "withdraw", "retreat", "casualty"): a cheap test before the patterns."""
     return (
-        "ool" in low or "loss" in low or "withdraw" in low or "retreat" in low or "casualty" in low
+        "ool" in low
+        or "loss" in low
+        or "withdraw" in low
+        or "retreat" in low
+        or "casualty" in low
+        or "submerg" in low
     )
 
 
@@ -59,9 +65,10 @@ _NUMBER = re.compile(
 )
 _SCOPE_NOISE = re.compile(
     r"\b(?:for|in|at|the|my|if|sub|subs|submarine|submarines|ss|it|its|they|will|shall|"
-    r"should|survives?|surviving|special|orders?|loss(?:es)?|ool|withdraw\w*|retreat\w*|"
+    r"should|survives?|surviving|special|orders?|loss(?:es)?|ool|withdraw\w*|submerg\w*|retreat\w*|"
     r"battle|attack|combat|all|remaining|units?|defending|attacking|please|then|and|"
-    r"location|zone\s+to|is|are|other|battles|attacks|every|each|any|rest|me|mine|our|we)\b|"
+    r"location|zone\s+to|is|are|other|battles|attacks|every|each|any|rest|me|mine|our|we|"
+    r"i|after|before|round|rounds|lose|loses|losing|first|then)\b|"
     r"[#():,;!.\-–—]|\d+",
     re.IGNORECASE,
 )
@@ -163,16 +170,16 @@ def _loss_parts(reader: Reader, text: str) -> tuple[str, str]:
         colon = text.find(":")
     if colon >= 0:
         return text[:colon], text[colon + 1 :]
-    if mark is None:
-        return "", text
-    after = tokenize(text[mark.end() :])
+    start = mark.end() if mark is not None else 0  # unmarked: "Ukraine - INF, then ARM"
+    after = tokenize(text[start:])
     n = len(after)
     for k in range(n):
         unit = k + 1 if after[k].kind == NUM and k + 1 < n else k
         if reader.unit_word(after, unit, n)[1] is not None:
-            return text[: mark.start()] + " " + after.span(0, k), text[mark.end() :][
-                after.start(k) :
-            ]
+            before = text[: mark.start()] if mark is not None else ""
+            return before + " " + after.span(0, k), text[start:][after.start(k) :]
+    if mark is None:
+        return "", text
     return text[: mark.start()], text[mark.end() :]
 
 
@@ -285,7 +292,8 @@ def withdrawal(reader: Reader, line: int, text: str) -> SubWithdrawal | None:
         WITHDRAW_MARK.search(text),
         Rule.SUB_WITHDRAWAL,
         "sub withdrawal",
-        "Battle #2 (Baltic SZ): sub withdraws to Karelia SZ",
+        "Battle #2 (Baltic SZ): sub withdraws to Karelia SZ (with none, where the sub goes "
+        "is settled before the next turn)",
     )
     return None if found is None else SubWithdrawal(line, *found)
 

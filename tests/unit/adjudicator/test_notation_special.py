@@ -169,6 +169,32 @@ def test_a_retreat_takes_the_first_destination_and_stops_at_conditions() -> None
     assert (back.number, back.territory, back.to) == (3, "Karelia S.S.R.", "Russia")
 
 
+def test_orders_written_as_new_players_write_them() -> None:
+    """Tried as a new player: "Ukraine - lose INF first then ARM" was refused ('Ukraine' is
+    not a unit), "retreating after round 2 to Libya" took 'Anglo Egypt after round' for its
+    place, "Karelia: I retreat" read 'Karelia I', and a sub that "submerges" was an order of
+    loss whose first unit was 'If'."""
+    turn = parse(
+        "Special orders:\nUkraine - lose INF first then ARM then FTR\n"
+        "Attack #2 Anglo Egypt: retreating after round 2 to Libya\n"
+        "Attack #3 - Karelia: I retreat all my units to E Europe after round 3.\n"
+        "If you take more than 2 rounds, my subs in the Baltic will submerge.\n"
+        "#4 Baltic SZ: my sub submerges to Karelia SZ after round 1\n"
+    )
+    (ool,) = turn.orders_of_loss
+    assert (ool.territory, [e.unit for e in ool.order]) == ("Ukraine S.S.R.", [U.INF, U.ARM, U.FTR])
+    assert [(r.number, r.territory, r.to) for r in turn.retreats] == [
+        (2, "Anglo Sudan Egypt", "Libya"),
+        (3, "Karelia S.S.R.", "East Europe"),
+    ]
+    assert [(w.number, w.territory, w.to) for w in turn.withdrawals] == [
+        (4, "Baltic Sea Zone", "Karelia Sea Zone")
+    ]
+    assert codes(turn) == [(5, "error", "unreadable")]
+    (missing,) = turn.errors
+    assert "sub withdrawal with no place to go to" in missing.message
+
+
 def test_special_orders_without_a_place_are_errors() -> None:
     turn = parse("Retreat after round 2\nBattle #2: OOL\nBattle #4: sub withdraws to Xyzzy")
     assert codes(turn) == [
