@@ -20,7 +20,7 @@ from adjudicator.notation.lookup import Lookup, WordTable
 from adjudicator.notation.model import Count, MapEntry, Move, Placement
 from adjudicator.notation.reading import Reader
 from adjudicator.notation.routes import Route
-from adjudicator.notation.tokens import WORD, Token, Tokens, tokenize
+from adjudicator.notation.tokens import PUNCT, WORD, Token, Tokens, tokenize
 from adjudicator.powers import Power
 from adjudicator.units import Units
 
@@ -191,7 +191,9 @@ def _others(
     others: dict[str, list[tuple[Power, Units]]],
 ) -> tuple[str, Tokens]:
     """The line without its brackets that name a power, whose units are added to
-    ``others`` by the place they follow; a bracket naming no power ("(MT)") stays."""
+    ``others`` by the place they follow, nor those that are remarks ("(captured)", noted);
+    a bracket with units or a place of its own ("(MT)", "(2 INF)") stays. A bracket adding
+    units from elsewhere ("(+ 1 ARM from Syria)") is an error: it is no count of the space."""
     powers = reader.lookup.table(_named_power)
     cuts: list[tuple[int, int]] = []
     i = 0
@@ -204,12 +206,32 @@ def _others(
         while k < len(toks) and toks[k].text != closing:
             k += 1
         inside = toks[i + 1 : k]
+        start = toks.start(i)
+        cut = (start, toks.start(k) + 1 if k < len(toks) else len(text))
+        written = span_text(text, toks, i, min(k + 1, len(toks)))
         if not any(powers[tok.text] for tok in inside):
+            if _remark(reader, inside):
+                cuts.append(cut)
+                reader.info(
+                    line,
+                    Rule.POST_COMBAT,
+                    f"{written!r} was read as a remark, not as units or a place",
+                    "nothing to do if it is a remark",
+                    "not-read",
+                )
+            elif any(tok.low in ("+", "from", "plus") for tok in inside):
+                cuts.append(cut)
+                reader.error(
+                    line,
+                    Rule.POST_COMBAT,
+                    f"{written!r} adds units from elsewhere: a map update lists the units "
+                    "each space holds now",
+                    "write the space's units after the turn: Egypt 1 INF, 1 ARM",
+                )
             i = k + 1
             continue
         place = _place_before(reader, line, text, toks, i)
-        start = toks.start(i)
-        cuts.append((start, toks.start(k) + 1 if k < len(toks) else len(text)))
+        cuts.append(cut)
         if place is None:
             reader.error(
                 line,
@@ -224,6 +246,20 @@ def _others(
     for start, end in reversed(cuts):
         text = text[:start] + " " + text[end:]
     return text, tokenize(text)
+
+
+def _remark(reader: Reader, inside: list[Token]) -> bool:
+    """Whether a bracket's words are a remark ("captured", "UK's own units not listed"):
+    no number, no unit, no word for an empty space, and no place."""
+    lookup = reader.lookup
+    words = [tok for tok in inside if tok.kind == WORD]
+    return (
+        bool(words)
+        and all(tok.kind == WORD or tok.kind == PUNCT for tok in inside)
+        and not any(lookup.word_units[tok.text] or lookup.empty_words[tok.text] for tok in words)
+        and lookup.exact_places[" ".join(tok.text for tok in words)] is None
+        and not any(lookup.exact_places[tok.text] for tok in words)
+    )
 
 
 _BEFORE_A_POWER = frozenset({":", ",", ";"})

@@ -94,6 +94,14 @@ _DID = frozenset(
 )
 """Verbs saying what units did in the battle, not whether they are left ("2 INF landed, 1
 INF survived", "BB bombarded"): the units before them are neither survivors nor losses."""
+_KILLED = frozenset(
+    {"killed", "kill", "kills", "sank", "sink", "sinks", "destroyed", "destroy", "eliminated"}
+)
+"""Verbs whose object is the enemy's units ("killed their trn", "sank 2 TRN"): what the
+attacker's dice did, never the attacker's survivors or losses (those are written after
+their units: "my sub was sunk")."""
+_THEIRS = frozenset({"their", "his", "enemy", "enemy's", "opponent's", "defending"})
+"""Words saying the units after them are the defender's ("their trn died")."""
 _ROUND_WORDS = frozenset({"round", "rounds", "rd", "turn"})
 """Words a battle round's number follows ("after round 2")."""
 _NOT_PLACE = frozenset({"all", "everything", "nothing", "none", "my", "our"})
@@ -271,6 +279,9 @@ def result(
                 if j > i:
                     retreat_to = reader.place(line, span_text(text, toks, i, j), Rule.POST_COMBAT)
                     i = j
+        elif (low in _KILLED or low in _THEIRS) and (theirs := _enemy_units(reader, toks, i, n)):
+            i = theirs  # "killed their trn", "sank 2 TRN": the defender's casualties
+            mode = ""
         else:
             i += 1
     start = toks.start(0) if toks else 0
@@ -300,6 +311,34 @@ def result(
     territory = reader.place(line, written, Rule.POST_COMBAT) if written else None
     survivors = survivors + pending
     return CombatResult(line, outcome, number, territory, survivors, losses, retreat_to, damage)
+
+
+def _enemy_units(reader: Reader, toks: Tokens, i: int, n: int) -> int:
+    """Where the defender's units named at ``i`` end ("killed their trn", "sank 2 TRN and
+    1 BB", "their ftr"), or 0 if no units follow. Units after a comma are the defender's
+    too unless a word after them says they are the attacker's ("sank 2 TRN, 1 SUB left")."""
+    j = i + 1 if toks[i].low in _KILLED else i
+    while j < n and (toks[j].low in _THEIRS or toks[j].low in _DETERMINERS):
+        j += 1
+    if j == i or not reader.unit_start(toks, j, n):
+        return 0
+    j = _past_unit(reader, toks, j, n)
+    while j + 1 < n and toks[j].text in (",", "and") and reader.unit_start(toks, j + 1, n):
+        after = _past_unit(reader, toks, j + 1, n)
+        if after < n and (
+            toks[after].low in _POSTFIX_SURVIVORS
+            or toks[after].low in _LOSSES
+            or _died(toks, after, n)
+        ):
+            break  # "sank 2 TRN, 1 SUB left": the survivor is the attacker's
+        j = after
+    return j
+
+
+def _past_unit(reader: Reader, toks: Tokens, i: int, n: int) -> int:
+    """The token after one unit at ``i`` ("2 TRN", "trn", "2 battle ships")."""
+    k = i + 1 if toks[i].kind == NUM else i
+    return k + max(reader.unit_word(toks, k, n)[0], 1)
 
 
 def _names_losses(toks: Tokens, i: int) -> bool:

@@ -33,6 +33,23 @@ class TestPostCombatResults(NotationCase):
             (Severity.WARNING, "unstated-outcome")
         ]
 
+    def test_the_defenders_casualties_are_neither_losses_nor_survivors(self, read: Read) -> None:
+        """Tried as a new player: "lost my sub, killed their trn" counted the defender's
+        transport among the attacker's losses."""
+        turn = read(
+            "Results:\n#2 W Can SZ: lost my sub, killed their trn\n"
+            "#1 Baltic SZ: won, sank 2 TRN and 1 BB, 1 SUB left\n"
+            "#3 Karelia: won, killed 3 inf, 2 arm, 1 inf left\n"
+            "#4 Ukraine: won; their ftr died, 2 ARM left\n"
+        )
+        assert [(r.number, r.outcome, r.survivors, r.losses) for r in turn.results] == [
+            (2, CombatOutcome.LOST, Units(), Units.of({U.SUB: 1})),
+            (1, CombatOutcome.WON, Units.of({U.SUB: 1}), Units()),
+            (3, CombatOutcome.WON, Units.of({U.INF: 1}), Units()),
+            (4, CombatOutcome.WON, Units.of({U.ARM: 2}), Units()),
+        ]
+        assert [(d.line, d.code) for d in turn.diagnostics] == [(2, "unstated-outcome")]
+
     def test_casualties_after_the_outcome_need_no_warning(self, read: Read) -> None:
         turn = read("Results:\n#2 Baltic SZ: cleared, lost my sub\n#3 Egypt: failed, lost 2 INF")
         assert [(r.outcome, r.survivors, r.losses) for r in turn.results] == [

@@ -376,3 +376,24 @@ def test_units_named_before_any_header_are_told_to_go_under_one() -> None:
     assert [(d.line, d.code) for d in turn.diagnostics] == [(0, "no-orders"), (2, "not-read")]
     unread = turn.diagnostics[1]
     assert '"Combat moves:"' in unread.suggestion and "OOL" not in unread.suggestion
+
+
+def test_remarks_in_brackets_on_a_map_update_line() -> None:
+    """Tried as a new player: "(captured)" after a map update line was an unknown place, and
+    "(+ 1 arm from Syria)" put an armour in Syria."""
+    turn = parse(
+        "Map update:\nAlgeria 2 inf, 1 arm (captured)\n"
+        "UK 2 inf (UK's own units not listed)\nEgypt 1 inf (+ 1 arm from Syria)\n"
+        "Finland Norway (MT)\n"
+    )
+    assert [(e.line, e.place, e.units.label()) for e in turn.map] == [
+        (2, "Algeria", "2 INF, 1 ARM"),
+        (3, "United Kingdom", "2 INF"),
+        (4, "Anglo Sudan Egypt", "1 INF"),
+        (5, "Finland Norway", "none"),
+    ]
+    assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
+        (2, "info", "not-read"),
+        (3, "info", "not-read"),
+        (4, "error", "unreadable"),
+    ]
