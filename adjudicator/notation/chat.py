@@ -31,6 +31,12 @@ _ORDER_MARK_LOW = re.compile(_ORDER_MARK.pattern)
 what ignoring case finds, several times faster."""
 _ORDER_SIGN = re.compile(r"[\d#$]|->|=>|→")
 """:data:`_ORDER_MARK` without its words: found at once in the lines that have a number."""
+_REFERENCE = re.compile(
+    r"(?:\b(?:battles?|attacks?|combats?|rounds?|rd)\s*(?:#|no\.?)?\s*|#\s*)\d{1,3}\b",
+    re.IGNORECASE,
+)
+"""A battle's or a round's number ("battle 1", "#2", "round 3"): in a sentence that names
+no unit, a reference to an order, not one ("Will roll battle 1 first.")."""
 
 
 def _may_hold_order_words(low: str) -> bool:
@@ -116,12 +122,7 @@ def mentions_units(reader: Reader, text: str, toks: list[Token] | None = None) -
     """True if a line names a unit or a battle number: likely an order, not chat."""
     if "#" in text and _BATTLE_NUMBER.search(text):
         return True
-    for tok in tokenize(text) if toks is None else toks:
-        if tok.kind == WORD and len(tok.text) > 1:
-            term = reader.exact_term(tok.text)
-            if term is not None and term.unit is not None:
-                return True
-    return False
+    return _names_a_unit(reader, tokenize(text) if toks is None else toks)
 
 
 def _order_words(text: str) -> bool:
@@ -139,8 +140,34 @@ def looks_like_an_order(
     """Whether a line reads as an order rather than chat: a number, "$", "#", an arrow, a
     notation abbreviation (WI, MT, OOL, SBR), a unit named exactly, a retreat or withdrawal
     with its destination, or, in the map update, a short line (a bare place is an entry)."""
-    if _ORDER_SIGN.search(text) is not None or _order_words(text):
-        return True
-    if mentions_units(reader, text, toks):
+    if _ORDER_SIGN.search(text) is not None:
+        return not refers_only(reader, text, toks)
+    if _order_words(text) or mentions_units(reader, text, toks):
         return True
     return section is Section.MAP and len(text.split()) <= 3 and _SENTENCE_END.search(text) is None
+
+
+_SPECIAL = re.compile(r"\b(?:retreat|withdraw|submerg|ool\b|orders?\s+of\s+loss)", re.IGNORECASE)
+"""What marks a special order ("Retreat after round 2"): never a remark about one."""
+
+
+def refers_only(reader: Reader, text: str, toks: list[Token] | None = None) -> bool:
+    """Whether a sentence of four words or more names no unit, and every number, "#" and
+    "$" in it is a battle's or a round's number ("Rolling battle 2 next", "I'll roll #1
+    first"): a remark about orders, not one."""
+    if _REFERENCE.search(text) is None or len(text.split()) < 4 or _SPECIAL.search(text):
+        return False
+    rest = _REFERENCE.sub(" ", text)
+    if _ORDER_SIGN.search(rest) is not None or _order_words(rest):
+        return False
+    return not _names_a_unit(reader, tokenize(text) if toks is None else toks)
+
+
+def _names_a_unit(reader: Reader, toks: list[Token]) -> bool:
+    """Whether a line names a unit exactly (two letters or more: "INF", "subs")."""
+    for tok in toks:
+        if tok.kind == WORD and len(tok.text) > 1:
+            term = reader.exact_term(tok.text)
+            if term is not None and term.unit is not None:
+                return True
+    return False

@@ -20,7 +20,8 @@ TECH_DIE_COST = 5
 """IPCs per research die [W6; SPEC p.10-11; TA techCost=5]."""
 
 _NO_TECH = re.compile(
-    r"^\W*(?:no(?:ne)?|nothing|n/?a|skip(?:ped)?|-)\W*$|"
+    r"^\W*(?:no(?:ne)?|nothing|n/?a|skip(?:ped)?|not|-)"
+    r"(?:\s+(?:this\s+(?:turn|round|time)|for\s+now|today|yet))?\W*$|"
     r"\bno\s+(?:tech|research|rolls?|dice|breakthroughs?)\b",
     re.IGNORECASE,
 )

@@ -29,6 +29,7 @@ from adjudicator.notation.chat import (
     is_prose,
     looks_like_an_order,
     mentions_units,
+    refers_only,
     signature_lines,
 )
 from adjudicator.notation.errors import exception_for
@@ -513,7 +514,13 @@ class TurnParser:
     def _not_read(self, number: int, text: str, toks: list[Token] | None = None) -> None:
         rule = _SECTION_RULES[self.section]
         r = self.reader
-        if has_digit(text) and self.section is not Section.NONE and not is_prose(text):
+        remark = refers_only(r, text, toks)  # "Rolling battle 2 next"
+        if (
+            has_digit(text)
+            and self.section is not Section.NONE
+            and not is_prose(text)
+            and not remark
+        ):
             r.error(
                 number,
                 rule,
@@ -523,7 +530,7 @@ class TurnParser:
                 else "write the order in the rule book's notation, e.g. "
                 '"Kar 2 FTR (land Karelia)", or remove the line',
             )
-        elif mentions_units(r, text, toks):
+        elif not remark and mentions_units(r, text, toks):
             r.warning(
                 number,
                 rule,

@@ -397,3 +397,20 @@ def test_remarks_in_brackets_on_a_map_update_line() -> None:
         (3, "info", "not-read"),
         (4, "error", "unreadable"),
     ]
+
+
+def test_a_sentence_naming_a_battle_to_roll_is_a_remark() -> None:
+    """Tried as a new player: "Will roll battle 1 first." under the combat moves was an
+    error ('first.' is not a unit): a battle's number in a sentence is no order."""
+    turn = parse(
+        "Germany 1 pre-combat\n\nCombat moves:\nAttack #1 - Karelia\nE Europe 3 inf\n"
+        "Will roll battle 1 first. Good luck mate.\nRolling battle 2 next\n"
+        "I'll roll #1 first\nRolling #1 with 3 inf first\n"
+    )
+    assert [b.attacker for b in turn.battles] == [Units.of({UnitType.INF: 3})]
+    assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
+        (6, "info", "not-read"),
+        (7, "info", "not-read"),
+        (8, "info", "not-read"),
+        (9, "error", "unknown-name"),
+    ]

@@ -209,6 +209,8 @@ def test_special_orders_without_a_place_are_errors() -> None:
     ("written", "dice", "techs"),
     [
         ("Tech: none", 0, ()),
+        ("Tech: none this turn", 0, ()),
+        ("Research: not this round", 0, ()),
         ("Tech: 2 dice, no breakthrough", 2, ()),
         (
             "Tech: rolled 3 dice (15 IPC): 6, then 4 -> Long Range Aircraft",
