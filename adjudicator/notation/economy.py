@@ -49,6 +49,8 @@ _NOTHING = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_ENDS = frozenset({",", ";", "(", ")", "[", "]"})
+_SPENT = frozenset({"total", "spent", "spend", "spending", "cost", "costs", "costing"})
+"""Words saying a bare number in a purchase is what it costs ("total 32")."""
 
 
 def tech(reader: Reader, line: int, toks: Tokens, text: str) -> TechResult | None:
@@ -135,8 +137,11 @@ def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | N
             if reader.errors_on(line) > errors:
                 return None
         elif tok.kind == NUM:
-            if _clause(toks, i) & _REMAINING:
+            clause = _clause(toks, i)
+            if clause & _REMAINING:
                 remaining = tok.value
+            elif (i > 0 and toks[i - 1].text == "=") or clause & _SPENT:
+                spent = tok.value  # "5 inf, 1 arm = 32", "total 32": the IPCs it costs
             i += 1
         else:
             i += 1

@@ -251,6 +251,8 @@ def test_an_unreadable_tech_line_is_an_error() -> None:
         ("Purchases: none, saving 30", {}, None, 30),
         ("Purchases: none", {}, None, None),
         ("Purchases: $25 spent, $3 saved", {}, 25, 3),
+        ("Buy: 5 inf, 1 arm, 1 ftr = 32", {U.INF: 5, U.ARM: 1, U.FTR: 1}, 32, None),
+        ("Buy: 4 inf, total 12, 3 saved", {U.INF: 4}, 12, 3),
     ],
 )
 def test_purchases(
