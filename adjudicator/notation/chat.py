@@ -13,8 +13,9 @@ import re
 
 from adjudicator.notation.mailtext import Line
 from adjudicator.notation.reading import Reader
+from adjudicator.notation.routes import ROLE_WORDS
 from adjudicator.notation.sections import Section, header
-from adjudicator.notation.tokens import WORD, Token, has_digit, tokenize
+from adjudicator.notation.tokens import NUM, PUNCT, WORD, Token, Tokens, has_digit, tokenize
 
 _PROSE_END = re.compile(r"[?!]\s*$|[.]\s*$")
 NAME_FAILURES = frozenset({"unknown-name", "ambiguous-name"})
@@ -171,3 +172,50 @@ def _names_a_unit(reader: Reader, toks: list[Token]) -> bool:
             if term is not None and term.unit is not None:
                 return True
     return False
+
+
+_CLOSING = {"(": ")", "[": "]"}
+
+
+def is_remark(reader: Reader, inside: list[Token]) -> bool:
+    """Whether a bracket's tokens are a remark ("captured", "already counted above, 4 spaces
+    total"): words, and numbers that count no unit, with no unit, no word for an empty
+    space, no place and no word of a move's route."""
+    lookup = reader.lookup
+    words = [tok for tok in inside if tok.kind == WORD]
+    if not words or any(tok.kind not in (WORD, NUM, PUNCT) for tok in inside):
+        return False
+    for tok in words:
+        if (
+            tok.low in ROLE_WORDS
+            or lookup.word_units[tok.text]
+            or lookup.empty_words[tok.text]
+            or lookup.exact_places[tok.text]
+        ):
+            return False
+    return lookup.exact_places[" ".join(tok.text for tok in words)] is None
+
+
+def remarks(reader: Reader, text: str, toks: Tokens) -> tuple[str, Tokens, list[str]]:
+    """The line without its brackets that are remarks (:func:`is_remark`), and the remarks
+    as written: "Norway 1 FTR to UK (already counted above)"."""
+    cuts: list[tuple[int, int]] = []
+    i, n = 0, len(toks)
+    while i < n:
+        closing = _CLOSING.get(toks[i].text)
+        if closing is None:
+            i += 1
+            continue
+        k = i + 1
+        while k < n and toks[k].text != closing:
+            k += 1
+        if is_remark(reader, toks[i + 1 : k]):
+            cuts.append((i, min(k + 1, n)))
+        i = k + 1
+    if not cuts:
+        return text, toks, []
+    said = [toks.span(i, k) for i, k in cuts]
+    columns = [(toks.start(i), toks.start(k - 1) + len(toks[k - 1].text)) for i, k in cuts]
+    for start, end in reversed(columns):
+        text = text[:start] + " " + text[end:]
+    return text, tokenize(text), said

@@ -30,6 +30,7 @@ from adjudicator.notation.chat import (
     looks_like_an_order,
     mentions_units,
     refers_only,
+    remarks,
     signature_lines,
 )
 from adjudicator.notation.errors import exception_for
@@ -63,6 +64,8 @@ from adjudicator.notation.sections import (
 from adjudicator.notation.tokens import Token, Tokens, has_digit, tokenize
 from adjudicator.powers import Power
 
+_REMARKED = frozenset({Section.COMBAT, Section.NON_COMBAT, Section.PLACEMENT, Section.PURCHASES})
+"""Sections whose lines may carry a remark in brackets, read apart from the order."""
 _SECTION_RULES = {
     Section.TECH: Rule.TECH_ROLLS,
     Section.PURCHASES: Rule.PRECOMBAT,
@@ -439,12 +442,28 @@ class TurnParser:
             self._not_read(number, text)  # special orders are often sentences: read them
             return
         toks = tokenize(text)
+        if section in _REMARKED and ("(" in text or "[" in text):
+            text, toks = self._without_remarks(number, text, toks)
         mark = self._mark(number, text, toks)
         read = _SECTION_READERS[section](self, number, text, toks)
         if mark is not None and self._undo_chat(mark, _CHAT_FAILURES[section]):
             self._not_read(number, text, toks)
         elif not read and r.errors_on(number) == errors:
             self._not_read(number, text, toks)
+
+    def _without_remarks(self, number: int, text: str, toks: Tokens) -> tuple[str, Tokens]:
+        """The line without its bracketed remarks, each noted ("Norway 1 FTR to UK
+        (already counted above, 4 spaces total)")."""
+        text, toks, said = remarks(self.reader, text, toks)
+        for remark in said:
+            self.reader.info(
+                number,
+                _SECTION_RULES[self.section],
+                f"{remark!r} was read as a remark, not as part of the order",
+                "nothing to do if it is a remark",
+                "not-read",
+            )
+        return text, toks
 
     # --- the lines of each section (True: the line was read as an order) ----------------
 

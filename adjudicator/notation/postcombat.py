@@ -14,13 +14,14 @@ import re
 from adjudicator.diagnostics import Rule
 from adjudicator.names import power_label
 from adjudicator.names.resolver import NameResolutionError, Resolution
+from adjudicator.notation.chat import is_remark
 from adjudicator.notation.errors import COUNT_RULE_TEXT
 from adjudicator.notation.listing import items, span_text
 from adjudicator.notation.lookup import Lookup, WordTable
 from adjudicator.notation.model import Count, MapEntry, Move, Placement
 from adjudicator.notation.reading import Reader
 from adjudicator.notation.routes import Route
-from adjudicator.notation.tokens import PUNCT, WORD, Token, Tokens, tokenize
+from adjudicator.notation.tokens import WORD, Token, Tokens, tokenize
 from adjudicator.powers import Power
 from adjudicator.units import Units
 
@@ -210,7 +211,7 @@ def _others(
         cut = (start, toks.start(k) + 1 if k < len(toks) else len(text))
         written = span_text(text, toks, i, min(k + 1, len(toks)))
         if not any(powers[tok.text] for tok in inside):
-            if _remark(reader, inside):
+            if is_remark(reader, inside):
                 cuts.append(cut)
                 reader.info(
                     line,
@@ -246,20 +247,6 @@ def _others(
     for start, end in reversed(cuts):
         text = text[:start] + " " + text[end:]
     return text, tokenize(text)
-
-
-def _remark(reader: Reader, inside: list[Token]) -> bool:
-    """Whether a bracket's words are a remark ("captured", "UK's own units not listed"):
-    no number, no unit, no word for an empty space, and no place."""
-    lookup = reader.lookup
-    words = [tok for tok in inside if tok.kind == WORD]
-    return (
-        bool(words)
-        and all(tok.kind == WORD or tok.kind == PUNCT for tok in inside)
-        and not any(lookup.word_units[tok.text] or lookup.empty_words[tok.text] for tok in words)
-        and lookup.exact_places[" ".join(tok.text for tok in words)] is None
-        and not any(lookup.exact_places[tok.text] for tok in words)
-    )
 
 
 _BEFORE_A_POWER = frozenset({":", ",", ";"})

@@ -85,6 +85,8 @@ class Segment(NamedTuple):
     end: int
 
 
+ROLE_WORDS = frozenset({*_ROLES, *_REMARKS, *_WALK, "wi"})
+"""The words that give a part of a line a part in a move ("land", "via", "wi")."""
 _LOW = operator.attrgetter("low")
 _WALK_IN = "walk-in"
 _SKIPPED = "skip"
