@@ -344,11 +344,11 @@ class TurnParser:
             return
         if _special_hint(low) and self.section is not Section.RESULTS:
             if (
-                is_prose(text)
-                and special.marked_kind(text) == "loss"
+                special.marked_kind(text) == "loss"
                 and not special.lists_a_unit_first(self.reader, text)
+                and (is_prose(text) or not mentions_units(self.reader, text))
             ):
-                self._not_read(number, text)  # "Defender OOL is yours, Monty."
+                self._not_read(number, text)  # "Defender OOL is yours, Monty.", "as usual"
                 return
             mark = self._mark(number, text)
             if self._special(number, text, marked=True):

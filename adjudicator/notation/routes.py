@@ -176,6 +176,17 @@ _BATTLE_FORM = (
 )
 
 
+def _named_again(toks: Tokens, start: int, units: Units, origins: list[Start]) -> bool:
+    """Whether units written at the start of a bracket are some of those the line has
+    listed already ("1 FTR (ftr lands in Caucasus)"): the bracket says what they do."""
+    if not units.counts or start == 0 or toks[start - 1].text not in ("(", "["):
+        return False
+    listed = NO_UNITS
+    for origin in origins:
+        listed = listed + origin.units
+    return listed.contains(units)
+
+
 def read_route(
     reader: Reader,
     line: int,
@@ -222,6 +233,8 @@ def read_route(
             if reader.errors_on(line) > errors:
                 return None  # one error a line: the rest of it cannot be trusted
             if seg.role == "":
+                if item.place_text is None and _named_again(toks, seg.start, item.units, origins):
+                    continue  # "Russia 1 ARM, 1 FTR (ftr lands in Caucasus)": that fighter
                 if item.units.counts or item.place_text is not None:
                     origins.append(Start(place, item.units, could_be))
             elif seg.role == "from":

@@ -133,7 +133,7 @@ _GREETING = re.compile(
 )
 _CLOSER = re.compile(
     r"^\s*(?:cheers|regards|best|thanks|thank\s+you|thx|ta|good\s+luck|gl|your\s+(?:turn|move|go)"
-    r"|you'?re\s+up|(?:over|back)\s+to\s+you|later|ciao|bye|all\s+the\s+best|sincerely|kind\s+regards|"
+    r"|you'?re\s+up|(?:over|back)\s+to\s+you|that'?s\s+(?:it|all)|that\s+is\s+(?:it|all)|later|ciao|bye|all\s+the\s+best|sincerely|kind\s+regards|"
     r"best\s+regards|take\s+care|have\s+fun|enjoy)\b",
     re.IGNORECASE,
 )

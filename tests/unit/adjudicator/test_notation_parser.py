@@ -436,3 +436,23 @@ def test_remarks_in_brackets_on_order_lines() -> None:
         (5, "error", "unknown-name"),
         (8, "info", "not-read"),
     ]
+
+
+def test_a_new_players_russian_opening() -> None:
+    """Tried as a new player: "(ftr lands in Caucasus)" after "1 arm, 1 ftr" counted a
+    second fighter, with no origin; "defender OOL is yours as usual" was two errors; and
+    after "That's it, good luck!" the signature "Ivan" was read as Iran, an origin."""
+    turn = parse(
+        "Russia 1 (pre-combat)\n\n#1 Ukraine S.S.R. (3 inf, 2 arm, 1 ftr)\n"
+        "   Karelia 3 inf, 1 arm\n   Russia: 1 arm, 1 ftr (ftr lands in Caucasus)\n\n"
+        "Special: defender OOL is yours as usual\n\nThat's it, good luck!\nIvan\n"
+    )
+    (battle,) = turn.battles
+    assert battle.attacker == Units.of({UnitType.INF: 3, UnitType.ARM: 2, UnitType.FTR: 1})
+    assert [(o.place, o.units.label(), o.lands) for o in battle.origins] == [
+        ("Karelia S.S.R.", "3 INF, 1 ARM", None),
+        ("Russia", "1 ARM, 1 FTR", "Caucasus"),
+    ]
+    assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
+        (7, "info", "not-read")
+    ]
