@@ -30,13 +30,15 @@ from adjudicator.units import Units
 BATTLE_HEADER = re.compile(
     r"""^[\s*=\-]*(?:
         (?P<kw>attack|battle|combat|assault|amphibious\s+assault|amphib|invasion|sbr|
-               strategic\s+bombing\s+raid|bombing\s+raid|raid|wi|walk[\s-]?in)\s*
+               strategic\s+bombing\s+raid|bombing\s+raid|raid|wi|walk[\s-]?in|
+               [ab](?=\d))\s*
         (?:\#|no\.?|number)?\s*(?P<n1>\d{1,3})
       | \#\s*(?P<n2>\d{1,3})
     )(?:\s*[-:.)–—=]+\s*|\s+(?:on|in|at|against)\s+|\s+|$)(?P<rest>.*)$""",
     re.IGNORECASE | re.VERBOSE,
 )
-"""'Attack #1 - W Europe (10 INF, AA)', '#2 Baltic SZ', 'Battle 3: Finland WI'."""
+"""'Attack #1 - W Europe (10 INF, AA)', '#2 Baltic SZ', 'Battle 3: Finland WI', 'A1. Norway'
+(A or B, for attack or battle, with its number written on)."""
 BATTLE_HEADER_LOW = re.compile(BATTLE_HEADER.pattern, re.VERBOSE)
 """:data:`BATTLE_HEADER` for lower-cased ASCII text (every letter of the pattern is lower
 case): it matches where the header pattern matches the line, and fails faster."""
@@ -118,6 +120,8 @@ def _without_marks(text: str) -> str:
 def _defenders(reader: Reader, line: int, text: str) -> tuple[Units | None, bool]:
     """The defenders a header or Total line lists, and whether it says the place is empty."""
     paren = _PAREN.search(text)
+    if paren is not None and paren.end() < len(text):
+        _after_defenders(reader, line, text[paren.end() :])
     inside = paren.group(1) if paren else text.strip(" :-–—=")
     inside = _DEFENCE_PREFIX.sub("", inside.strip(), count=1)
     if _UNLISTED.match(inside):
@@ -136,6 +140,35 @@ def _defenders(reader: Reader, line: int, text: str) -> tuple[Units | None, bool
             "attacking origin on a line of its own",
         )
     return (units if units.counts or empty else None), empty
+
+
+def _after_defenders(reader: Reader, line: int, after: str) -> None:
+    """What a header writes after its defenders' bracket: marks ("amphibious", "WI") and
+    remarks (noted) stand; another place or units ("? no - Baltic SZ (1 TRN)") are an
+    error, for the battle is read as the first place and its defenders."""
+    left = _without_marks(after).strip(" -:–—=.,;!?")
+    if not any(ch.isalnum() for ch in left):
+        return
+    toks = tokenize(left)
+    if any(reader.is_place(tok.text) or reader.exact_term(tok.text) for tok in toks) or (
+        reader.is_place(left)
+    ):
+        reader.error(
+            line,
+            Rule.PRECOMBAT,
+            f"could not read {after.strip()!r} after the defenders: the battle is read as "
+            "the place and the defenders before it",
+            'write each battle once, as "Attack #1 - Karelia (its defenders)"; to correct a '
+            "declaration, send the pre-combat turn again",
+        )
+    else:
+        reader.info(
+            line,
+            Rule.PRECOMBAT,
+            f"{after.strip()!r} after the defenders was read as a remark",
+            "nothing to do if it is a remark",
+            "not-read",
+        )
 
 
 class CombatReader:

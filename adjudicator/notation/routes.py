@@ -176,6 +176,15 @@ _BATTLE_FORM = (
 )
 
 
+def _bracketed(toks: Tokens, seg: Segment) -> bool:
+    """Whether a segment is the whole of a bracket: "(UK SZ)"."""
+    return (
+        seg.start > 0
+        and toks[seg.start - 1].text in ("(", "[")
+        and (seg.end >= len(toks) or toks[seg.end].text in (")", "]"))
+    )
+
+
 def _named_again(toks: Tokens, start: int, units: Units, origins: list[Start]) -> bool:
     """Whether units written at the start of a bracket are some of those the line has
     listed already ("1 FTR (ftr lands in Caucasus)"): the bracket says what they do."""
@@ -209,6 +218,8 @@ def read_route(
     lands: str | None = None
     named = False
     errors = reader.errors_on(line)
+    zoneless = False
+    """Whether the last segment named transports ("on trn") without their sea zone."""
     for seg in segs:
         if seg.role == _REMARK:
             continue
@@ -235,6 +246,10 @@ def read_route(
             if seg.role == "":
                 if item.place_text is None and _named_again(toks, seg.start, item.units, origins):
                     continue  # "Russia 1 ARM, 1 FTR (ftr lands in Caucasus)": that fighter
+                if zoneless and place is not None and not item.units and _bracketed(toks, seg):
+                    path.append(place)  # "2 INF on trn (UK SZ)": the transports' sea zone
+                    zoneless = False
+                    continue
                 if item.units.counts or item.place_text is not None:
                     origins.append(Start(place, item.units, could_be))
             elif seg.role == "from":
@@ -246,6 +261,7 @@ def read_route(
                 transports = transports + item.units  # "via C Med SZ 1 TRN": carried
                 if place is not None:
                     path.append(place)
+                zoneless = place is None and bool(item.units)
             elif item.units.counts:
                 reader.error(
                     line,

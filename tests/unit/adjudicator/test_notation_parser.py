@@ -456,3 +456,33 @@ def test_a_new_players_russian_opening() -> None:
     assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
         (7, "info", "not-read")
     ]
+
+
+def test_a_new_players_uk_amphibious_turn() -> None:
+    """Tried as a new player: battles headed "A1." and "A2." were not read (their origins
+    went to no battle, then to the wrong one); "2 inf on trn (UK SZ)" took the transports'
+    zone for an origin with no units; and a correction after the defenders ("? no - Baltic
+    SZ (...)") was dropped without a word."""
+    turn = parse(
+        "UK 1 Combat\n\nAttacks\nA1. Norway (3 inf)\n"
+        " - UK: 2 inf on trn (UK SZ) -> unload Norway\n - UK: 1 ftr, 1 bmb\n\n"
+        "A2. North Sea Zone (1 sub)? no - Baltic SZ (1 trn, 1 sub)\n - UK SZ: 1 BB\n"
+        "B3: Karelia (2 inf) - should be easy\n"
+    )
+    assert [(b.number, b.territory, b.line) for b in turn.battles] == [
+        (1, "Finland Norway", 4),
+        (2, "North Sea Zone", 8),
+        (3, "Karelia S.S.R.", 10),
+    ]
+    landing = turn.battles[0].origins[0]
+    assert (landing.place, landing.units.label(), landing.transports.label(), landing.via) == (
+        "United Kingdom",
+        "2 INF",
+        "1 TRN",
+        ("North Sea Zone",),
+    )
+    assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
+        (8, "error", "unreadable"),
+        (10, "info", "not-read"),
+        (10, "warning", "no-attackers"),
+    ]
