@@ -15,7 +15,7 @@ from adjudicator.notation.listing import span_text
 from adjudicator.notation.model import CombatOutcome, CombatResult
 from adjudicator.notation.reading import HARD_STOPS, Reader
 from adjudicator.notation.tokens import MONEY, NUM, WORD, Token, Tokens
-from adjudicator.units import Units
+from adjudicator.units import Units, UnitType
 
 OUTCOMES: dict[str, CombatOutcome] = {
     **dict.fromkeys(
@@ -199,6 +199,10 @@ def result(
                 units, i, _ = reader.units(line, toks, i, n, Rule.POST_COMBAT)
             if i < n and toks[i].low in _DID:  # "2 INF landed", "BB bombarded": no outcome
                 i += 1
+            elif _captured(toks, start, i, units):  # "AA captured", "captured the IC"
+                if i < n and toks[i].low in _CAPTURED:
+                    outcome = outcome or OUTCOMES[toks[i].low]
+                    i += 1
             elif mode == "losses":
                 losses = losses + units
             elif mode == "survivors" and not (
@@ -311,6 +315,24 @@ def result(
     territory = reader.place(line, written, Rule.POST_COMBAT) if written else None
     survivors = survivors + pending
     return CombatResult(line, outcome, number, territory, survivors, losses, retreat_to, damage)
+
+
+_CAPTURED = frozenset({"captured", "capture", "captures", "taken", "took"})
+"""Words that, beside an AA gun or a complex, say the attacker took it with the territory."""
+_CAPTURABLE = frozenset({UnitType.AA, UnitType.IC})
+
+
+def _captured(toks: Tokens, start: int, end: int, units: Units) -> bool:
+    """Whether units read from ``start`` to ``end`` are AA guns or complexes the attacker
+    captured ("AA captured", "captured the IC"): the defender's, taken, never survivors."""
+    if not units.counts or any(unit not in _CAPTURABLE for unit, _ in units.counts):
+        return False
+    before = start - 1
+    while before >= 0 and toks[before].low in _DETERMINERS:
+        before -= 1
+    return (before >= 0 and toks[before].low in _CAPTURED) or (
+        end < len(toks) and toks[end].low in _CAPTURED
+    )
 
 
 def _enemy_units(reader: Reader, toks: Tokens, i: int, n: int) -> int:

@@ -50,6 +50,19 @@ class TestPostCombatResults(NotationCase):
         ]
         assert [(d.line, d.code) for d in turn.diagnostics] == [(2, "unstated-outcome")]
 
+    def test_a_captured_aa_gun_or_complex_is_no_survivor(self, read: Read) -> None:
+        """Tried as a new player: "1 inf, 1 arm left; AA captured" counted the Chinese AA
+        gun among Japan's surviving attackers."""
+        turn = read(
+            "Results:\n#3 Kwangtung: taken - 1 inf, 1 arm left; AA captured\n"
+            "#1 Karelia: won with 2 inf, captured AA and IC\n"
+        )
+        assert [(r.number, r.outcome, r.survivors) for r in turn.results] == [
+            (3, CombatOutcome.WON, Units.of({U.INF: 1, U.ARM: 1})),
+            (1, CombatOutcome.WON, Units.of({U.INF: 2})),
+        ]
+        assert turn.diagnostics == ()
+
     def test_casualties_after_the_outcome_need_no_warning(self, read: Read) -> None:
         turn = read("Results:\n#2 Baltic SZ: cleared, lost my sub\n#3 Egypt: failed, lost 2 INF")
         assert [(r.outcome, r.survivors, r.losses) for r in turn.results] == [
