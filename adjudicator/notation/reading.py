@@ -92,7 +92,22 @@ EMPTY_WORDS = frozenset({"mt", "empty", "none", "nothing", "nil"})
 """How players write that a place has no units (IAAPA Abbreviations: MT = Empty)."""
 
 FILLER = frozenset(
-    {"from", "in", "at", "the", "into", "of", "my", "all", "with", "is", "placed", "built"}
+    {
+        "from",
+        "in",
+        "at",
+        "the",
+        "into",
+        "of",
+        "my",
+        "all",
+        "with",
+        "is",
+        "placed",
+        "built",
+        "carrying",
+        "carries",
+    }
 )
 """Words before a place name that are not part of it ("in Karelia", "from the UK")."""
 

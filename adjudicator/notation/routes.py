@@ -296,7 +296,7 @@ def read_route(
     return Route(tuple(origins), transports, tuple(path), destination, lands, walk_in, named)
 
 
-_CARRYING = frozenset({"with", "carrying", "w", "w/"})
+_CARRYING = frozenset({"with", "carrying", "carries", "w", "w/"})
 """Words a transport's cargo follows ("1 TRN with 2 INF", "1 TRN w/ 1 ARM")."""
 
 

@@ -486,3 +486,23 @@ def test_a_new_players_uk_amphibious_turn() -> None:
         (10, "info", "not-read"),
         (10, "warning", "no-attackers"),
     ]
+
+
+def test_a_new_players_american_landing() -> None:
+    """Tried as a new player: "Algeria (amphibious) - 1 inf" took the mark for the
+    defenders' bracket (the defenders after it were then refused), and "2 trn carrying 2
+    inf, 2 arm (from E US)" read 'carrying' as a place."""
+    turn = parse(
+        "USA R1 precombat\n\nAttack 1: Algeria (amphibious) - 1 inf\n"
+        " E US SZ: 2 trn carrying 2 inf, 2 arm (from E US)\n E US 1 bmb\n"
+    )
+    (battle,) = turn.battles
+    assert (battle.territory, battle.defender) == ("Algeria", Units.of({UnitType.INF: 1}))
+    boats = battle.origins[0]
+    assert (boats.place, boats.units.label(), boats.transports.label(), boats.via) == (
+        "East US",
+        "2 INF, 2 ARM",
+        "2 TRN",
+        ("East US Sea Zone",),
+    )
+    assert turn.diagnostics == ()
