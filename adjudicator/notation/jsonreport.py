@@ -66,7 +66,8 @@ duplicate-battle, not-read (a line naming units that was not understood), no-ord
 unstated-outcome (a result giving casualties but not how the battle ended, "lost my sub":
 read as lost), unclear-survivors (units after "lost" that could split anywhere between lost
 and left, "lost 2 INF, 1 ARM, 3 FTR left": read as the first lost), no-move (a non-combat
-move whose units start where it takes them: "Japan SZ 2 TRN -> Manchuria SZ"). Notes:
+move whose units start where it takes them: "Japan SZ 2 TRN -> Manchuria SZ"), no-origin
+(a non-combat move naming no place its units start from: "bmb returns to Germany"). Notes:
 quoted, implicit-battle (a battle read from a move, with no header), not-read (chat),
 abbreviation (a shortened place name read as the one place it fits: "Caro SZ"), stays (a
 non-combat line saying its units do not move, "Germany 1 BMB -> stays").

@@ -100,6 +100,16 @@ def moves(reader: Reader, line: int, route: Route) -> list[Move]:
             '"Manchuria SZ" are both Japan Sea Zone)',
             "no-move",
         )
+    unplaced = [start.units for start in route.origins if start.place is None and start.units]
+    if unplaced:
+        reader.warning(
+            line,
+            Rule.POST_COMBAT,
+            f"the move of {', '.join(map(str, unplaced))} to {destination} names no origin: "
+            "it cannot be weighed against the board, so the map update stands for them",
+            f'write where the units are: "<place> {unplaced[0]} to {destination}"',
+            "no-origin",
+        )
     return [
         Move(line, start.place, start.units, destination, path, route.transports)
         for start in route.origins
@@ -158,6 +168,9 @@ def map_entries(reader: Reader, line: int, text: str, toks: Tokens) -> list[MapE
     """Map-update lines: "Ger: 10 INF, AA, IC", "Finland Norway (MT)", "Sweden", and
     another power's units beside the mover's in brackets, "Egypt 1 INF (2 US INF)"."""
     others: dict[str, list[tuple[Power, Units]]] = {}
+    if text.endswith("0") and (zero := _NO_UNITS.match(text)) is not None:
+        text = f"{zero.group(1)} MT"  # "W Europe: 0": held, with no units
+        toks = tokenize(text)
     if "(" in text or "[" in text:
         text, toks = _others(reader, line, text, toks, others)
     text, toks = _powers_after(reader, line, text, toks, others)
@@ -168,6 +181,8 @@ def map_entries(reader: Reader, line: int, text: str, toks: Tokens) -> list[MapE
 
 
 _CLOSING = {"(": ")", "[": "]"}
+_NO_UNITS = re.compile(r"^(.*[^\W\d_].*?)\s*[:=\-]?\s*\b0\s*$")
+"""A map update's place with "0" for its units ("W Europe: 0")."""
 _PARTS = frozenset({",", ";", "+", "&", "and", "plus"})
 """What separates the powers' units inside one bracket: "(US 2 INF, Rus 1 ARM)"."""
 

@@ -506,3 +506,19 @@ def test_a_new_players_american_landing() -> None:
         ("East US Sea Zone",),
     )
     assert turn.diagnostics == ()
+
+
+def test_a_non_combat_move_with_no_origin_and_a_space_with_none() -> None:
+    """Tried as a new player: "bmb returns to Germany" was taken as a move from nowhere
+    without a word (no check weighs such a move), and "W Europe: 0" was unreadable."""
+    turn = parse("NCM:\nbmb returns to Germany\n\nMap:\nW Europe: 0\nGermany 1 bmb\n")
+    assert [(m.origin, m.destination, m.units.label()) for m in turn.moves] == [
+        (None, "Germany", "1 BMB")
+    ]
+    assert [(e.place, e.units.label()) for e in turn.map] == [
+        ("West Europe", "none"),
+        ("Germany", "1 BMB"),
+    ]
+    assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
+        (2, "warning", "no-origin")
+    ]
