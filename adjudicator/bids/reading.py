@@ -46,9 +46,12 @@ HEADINGS = frozenset({"bid", "bids", "details", "mybid", "yourbid"})
 
 _HEADER = re.compile(
     r"^\s*(?:bid\s*:?\s*)?(?P<sign>[+\-\u2013\u2212])?\s*\$?(?P<n>\d+)\s*"
-    r"(?:IPC'?s?|PUs?)\s*(?:total\s*)?(?:[(:]|\n)",
+    r"(?:(?:IPC'?s?|PUs?)\s*(?:total\s*)?(?:[(:]|\n)|:)",
     re.IGNORECASE,
 )
+"""The bid's total before its items: "14 IPCs (...)", "Bid 12:", "11: ..."."""
+_LEADING_POWER = re.compile(r"^\s*(?P<name>[^\W\d_][\w.]*(?:\s+[^\W\d_][\w.]*)?)\s+(?=[+\-]?\d)")
+"""A power's name before its first item, with no colon: "Japan 1 ipc", "Germany +2 inf"."""
 _LABEL = re.compile(r"^(?P<label>[^\d:]+?)\s*:\s*(?P<rest>.*)$", re.DOTALL)
 _CHUNKS = re.compile(r"[,;()\[\]]")
 _JOINED = re.compile(r"\s+and\s+|\s*[+&]\s*", re.IGNORECASE)
@@ -147,7 +150,16 @@ def read_details(
                     label, chunk = power, labelled["rest"]
                 elif normalise(labelled["label"]) in HEADINGS:
                     chunk = labelled["rest"]
+            leading = _LEADING_POWER.match(chunk)
+            if leading:  # "Japan 1 ipc": the power, then its items
+                name = leading["name"].split()
+                power, used = reader.power_at(name, 0)
+                if power is not None and used == len(name):
+                    label, chunk = power, chunk[leading.end() :]
             parts = [part.strip() for part in _JOINED.split(chunk)]
+            if len(parts) > 1 and (alone := reader.power_at(parts[0].split(), 0))[0] is not None:
+                if alone[1] == len(parts[0].split()):  # "Germany +2 inf Ukraine"
+                    label, parts = alone[0], parts[1:]
             if len(parts) == 1 and _place_of_the_last(names, drafts, parts[0]):
                 drafts[-1].place = parts[0]  # "1 tank (E Europe)"
                 continue

@@ -447,3 +447,19 @@ def test_a_finding_names_the_line_of_the_details() -> None:
     check = check_bid("14 IPCs\n2 J INF Manchuria\n1 G TRN in S. Med. SZ", 12)
     by_code = {f.code: f.line for f in check.findings}
     assert by_code == {"unknown-place": 3, "discrepancy": 0}
+
+
+def test_totals_and_powers_written_without_the_words_the_reader_wanted() -> None:
+    """Tried as new players: "Bid 12:" and "11:" were not read as the bid's total ("11"
+    became a count of ':'), "Japan 1 ipc" (the power first) and "Germany +2 inf Ukraine"
+    (a power with no colon) were refused."""
+    check = check_bid("Bid 12: Germany +2 inf Ukraine, +1 arm E Europe; Japan 1 ipc", 12)
+    worth = 2 * PRICES[U.INF] + PRICES[U.ARM] + 1
+    assert (check.written_total, check.value, check.findings) == (12, worth, ())
+    assert dict(check.placements) == {
+        UKRAINE: {G: {U.INF: 2}},
+        "East Europe": {G: {U.ARM: 1}},
+    }
+    assert dict(check.ipcs) == {J: 1}
+    check = check_bid("11: 1 G ARM Libya, 2 J INF Manchuria", 11)
+    assert (check.written_total, check.value, check.findings) == (11, 11, ())
