@@ -109,11 +109,23 @@ def signature_lines(reader: Reader, lines: tuple[Line, ...]) -> set[int]:
                 break
             continue
         last.append(line)
-    if not last or len(last) > 2:
+    if not last or len(last) > 3 or not _looks_like_a_name(reader, last[0].text.strip()):
         return set()
-    if not all(_looks_like_a_name(reader, line.text.strip()) for line in last):
-        return set()
-    return {line.number for line in last}
+    if len(last) <= 2 and all(_looks_like_a_name(reader, line.text.strip()) for line in last):
+        return {line.number for line in last}
+    if all(_remark_before_a_name(reader, line.text.strip()) for line in last[1:]):
+        return {last[0].number}  # "Will roll battle 1 first. Good luck!" then "Ivan"
+    return set()
+
+
+def _remark_before_a_name(reader: Reader, text: str) -> bool:
+    """Whether a line above a closing name is a remark: a sentence ("Good luck!") that is
+    no order, and no header."""
+    return (
+        _SENTENCE_END.search(text) is not None
+        and header(text) is None
+        and not looks_like_an_order(reader, text, Section.NONE)
+    )
 
 
 _BATTLE_NUMBER = re.compile(r"#\s*\d")

@@ -522,3 +522,15 @@ def test_a_non_combat_move_with_no_origin_and_a_space_with_none() -> None:
     assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
         (2, "warning", "no-origin")
     ]
+
+
+def test_a_name_after_a_closing_remark_is_a_signature() -> None:
+    """Tried as a new player by email: "Will roll battle 1 first. Good luck!" then "Ivan"
+    read the name as Iran (Persia), an origin with no units, and the rules engine proposed a
+    typographical ruling on it."""
+    turn = parse(
+        "Russia round 1 - combat\n\nCombat moves:\n1. Ukraine (3 inf, 2 arm, 1 ftr)\n"
+        "   Karelia: 3 inf, 1 arm\n\nWill roll battle 1 first. Good luck!\nIvan\n"
+    )
+    assert [o.place for o in turn.battles[0].origins] == ["Karelia S.S.R."]
+    assert [(d.line, d.code) for d in turn.diagnostics] == [(7, "not-read")]
