@@ -225,17 +225,19 @@ def _others(
         start = toks.start(i)
         cut = (start, toks.start(k) + 1 if k < len(toks) else len(text))
         written = span_text(text, toks, i, min(k + 1, len(toks)))
-        if not any(powers[tok.text] for tok in inside):
-            if is_remark(reader, inside):
-                cuts.append(cut)
+        named = any(powers[tok.text] for tok in inside)
+        moved = any(tok.low in (_FROM if named else _MOVED) for tok in inside)
+        if moved or not named:
+            if moved and _among_listed(reader, line, text, toks, i, inside):
+                cuts.append(cut)  # "Karelia: 2 inf, AA (2 inf from Russia)": where they came from
                 reader.info(
                     line,
                     Rule.POST_COMBAT,
-                    f"{written!r} was read as a remark, not as units or a place",
+                    f"{written!r} was read as a remark on units the line lists",
                     "nothing to do if it is a remark",
                     "not-read",
                 )
-            elif any(tok.low in ("+", "from", "plus") for tok in inside):
+            elif moved:
                 cuts.append(cut)
                 reader.error(
                     line,
@@ -243,6 +245,15 @@ def _others(
                     f"{written!r} adds units from elsewhere: a map update lists the units "
                     "each space holds now",
                     "write the space's units after the turn: Egypt 1 INF, 1 ARM",
+                )
+            elif is_remark(reader, inside):
+                cuts.append(cut)
+                reader.info(
+                    line,
+                    Rule.POST_COMBAT,
+                    f"{written!r} was read as a remark, not as units or a place",
+                    "nothing to do if it is a remark",
+                    "not-read",
                 )
             i = k + 1
             continue
@@ -297,6 +308,28 @@ def _powers_after(
         text = text[: toks.start(k - 1)]
         return text, tokenize(text)
     return text, toks
+
+
+_FROM = frozenset({"from", "moved", "came"})
+_MOVED = _FROM | {"+", "plus", "to"}
+"""Words of a bracket telling of a move ("(2 inf from Russia)", "(+ 1 arm from Syria)"):
+never another power's units, though "Russia" names a power too ("+" joins the powers'
+units of a bracket that names a power: "(US 2 INF + Rus 1 ARM)")."""
+
+
+def _among_listed(
+    reader: Reader, line: int, text: str, toks: Tokens, end: int, inside: list[Token]
+) -> bool:
+    """Whether a bracket's units ("2 inf from Russia") are among those the line lists before
+    it, and it adds none ("+"): a remark on where they came from."""
+    if any(tok.low in ("+", "plus") for tok in inside):
+        return False
+    mark = reader.mark()
+    found, _ = items(reader, line, text, toks, 0, end, Rule.POST_COMBAT)
+    bracket = tokenize(" ".join(tok.text for tok in inside))
+    named, _stop, _ = reader.units(line, bracket, 0, len(bracket), Rule.POST_COMBAT)
+    reader.rewind(mark)
+    return bool(found) and bool(named.counts) and found[-1].units.contains(named)
 
 
 def _place_before(reader: Reader, line: int, text: str, toks: Tokens, end: int) -> str | None:

@@ -379,23 +379,26 @@ def test_units_named_before_any_header_are_told_to_go_under_one() -> None:
 
 
 def test_remarks_in_brackets_on_a_map_update_line() -> None:
-    """Tried as a new player: "(captured)" after a map update line was an unknown place, and
-    "(+ 1 arm from Syria)" put an armour in Syria."""
+    """Tried as a new player: "(captured)" after a map update line was an unknown place,
+    "(+ 1 arm from Syria)" put an armour in Syria, and "(2 inf from Russia)" was read as the
+    USSR's units ("Russia" names the power too) and refused."""
     turn = parse(
         "Map update:\nAlgeria 2 inf, 1 arm (captured)\n"
         "UK 2 inf (UK's own units not listed)\nEgypt 1 inf (+ 1 arm from Syria)\n"
-        "Finland Norway (MT)\n"
+        "Finland Norway (MT)\nKarelia: 2 inf, AA, IC (2 inf from Russia)\n"
     )
-    assert [(e.line, e.place, e.units.label()) for e in turn.map] == [
-        (2, "Algeria", "2 INF, 1 ARM"),
-        (3, "United Kingdom", "2 INF"),
-        (4, "Anglo Sudan Egypt", "1 INF"),
-        (5, "Finland Norway", "none"),
+    assert [(e.line, e.place, e.units.label(), e.others) for e in turn.map] == [
+        (2, "Algeria", "2 INF, 1 ARM", ()),
+        (3, "United Kingdom", "2 INF", ()),
+        (4, "Anglo Sudan Egypt", "1 INF", ()),
+        (5, "Finland Norway", "none", ()),
+        (6, "Karelia S.S.R.", "2 INF, 1 AA, 1 IC", ()),
     ]
     assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
         (2, "info", "not-read"),
         (3, "info", "not-read"),
         (4, "error", "unreadable"),
+        (6, "info", "not-read"),
     ]
 
 
