@@ -73,6 +73,9 @@ class Code(StrEnum):
     MAP_EXCESS = "map-excess"
     """Warning: the map update lists more units than the orders can leave, where no
     non-combat move is listed; the position keeps what the orders leave."""
+    ORIGIN_READ = "origin-read"
+    """Note: a move of aircraft naming no origin, read as from the one battle of the turn
+    whose attackers hold them (:mod:`.returning`)."""
     MAP_OTHERS = "map-others"
     """Warning: the map update lists another power's units in a space ("Egypt 1 INF (2 US
     INF)") that the position does not have there; the map update lists the mover's own

@@ -36,11 +36,12 @@ from adjudicator.declarations.combat import (
 )
 from adjudicator.declarations.counts import check_counts
 from adjudicator.declarations.discrepancies import apply_post_combat
-from adjudicator.declarations.findings import BY_LINE, Code
+from adjudicator.declarations.findings import BY_LINE, Code, info_finding
 from adjudicator.declarations.noncombat import check_non_combat
 from adjudicator.declarations.purchases import check_purchases
 from adjudicator.declarations.retreats import check_retreats
-from adjudicator.diagnostics import Diagnostic
+from adjudicator.declarations.returning import returning
+from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.names import Names
 from adjudicator.notation.jsonreport import diagnostic_report, summary, turn_report
 from adjudicator.notation.model import Battle, Turn, TurnKind
@@ -98,7 +99,11 @@ def check_turn(turn: Turn, position: Position, *, precombat: Turn | None = None)
     whole = bool(turn.battles) and min(b.line for b in turn.battles) < first_post
     first_pre = _first_pre_line(turn)
     pre_first = first_pre is not None and first_pre < first_post
-    found: list[Diagnostic] = []
+    turn, returns = returning(turn, turn if whole else precombat)
+    found: list[Diagnostic] = [
+        info_finding(r.line, Rule.POST_COMBAT, r.message, r.suggestion, Code.ORIGIN_READ)
+        for r in returns
+    ]
     if pre_first:
         found.extend(check_purchases(turn, position))
     declared: tuple[Diagnostic, ...] = ()
@@ -154,6 +159,7 @@ def check_report(
     if before is None and precombat is not None:
         before = parse(precombat, names=names)
     checked = check_turn(turn, position, precombat=before)
+    turn = checked.turn  # the moves as read: an origin read from its battle (.returning)
     report = turn_report(turn)
     places = {id(battle): space for battle, space in checked.places}
     report["battles"] = [
@@ -162,7 +168,11 @@ def check_report(
         else obj
         for battle, obj in zip(turn.battles, report["battles"], strict=True)
     ]
-    diagnostics = (*turn.diagnostics, *checked.findings)
+    origins_read = {f.line for f in checked.findings if f.code is Code.ORIGIN_READ}
+    diagnostics = (
+        *(d for d in turn.diagnostics if not (d.code == "no-origin" and d.line in origins_read)),
+        *checked.findings,
+    )
     report["diagnostics"] = [diagnostic_report(d) for d in sorted(diagnostics, key=BY_LINE)]
     report["summary"] = summary(diagnostics)
     report["void_battles"] = list(checked.void_battles)

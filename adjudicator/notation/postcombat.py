@@ -106,7 +106,9 @@ def moves(reader: Reader, line: int, route: Route) -> list[Move]:
             line,
             Rule.POST_COMBAT,
             f"the move of {', '.join(map(str, unplaced))} to {destination} names no origin: "
-            "it cannot be weighed against the board, so the map update stands for them",
+            "unless the turn's battles tell where they are (aircraft over the one battle that "
+            "holds them), it cannot be weighed against the board, and the map update stands "
+            "for them",
             f'write where the units are: "<place> {unplaced[0]} to {destination}"',
             "no-origin",
         )

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from adjudicator.declarations.returning import returning
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
 from adjudicator.magic84 import Magic84, magic_84
 from adjudicator.notation.model import Turn
@@ -98,10 +99,20 @@ def advance(
     early, notes = pre_combat_part(postcombat)
     separate = precombat is not None
     pre = precombat if precombat is not None else early
+    postcombat, returns = returning(postcombat, pre)
     play = TurnInPlay(
         Table(position), mover, pre, postcombat, battles, separate, early if separate else None
     )
     play.found.extend(notes)
+    for read in returns:
+        play.note(
+            Severity.INFO,
+            Rule.POST_COMBAT,
+            Finding.ORIGIN_READ,
+            read.message,
+            read.suggestion,
+            line=read.line,
+        )
     for email in (precombat, postcombat):
         if email is not None and email.power is not None and email.power is not mover:
             play.note(

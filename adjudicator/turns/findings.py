@@ -57,6 +57,10 @@ class Finding(StrEnum):
     """Info: land units aboard sunk transports went down with them."""
     SPLIT_LOSSES = "split-losses"
     """Info: losses of one type shared by several allied defenders were taken in turn order."""
+    ORIGIN_READ = "origin-read"
+    """Note: a move of aircraft naming no origin, read as from the one battle of the turn
+    whose attackers hold them (adjudicator.declarations.returning; the same code as the
+    check's note, so a turn's mail gives it once)."""
     PLANES_LANDED = "planes-landed"
     """Info: aircraft with no written landing in the non-combat moves landed as the combat
     move said, or at their origin, or at the nearest place they could."""

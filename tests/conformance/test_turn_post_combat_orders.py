@@ -3,7 +3,7 @@ the orders, and what the post-combat email writes against them is a finding."""
 
 from __future__ import annotations
 
-from adjudicator.declarations import Code
+from adjudicator.declarations import Code, check_report
 from adjudicator.notation import Turn, parse
 from adjudicator.position import initial
 from adjudicator.powers import Power
@@ -204,3 +204,38 @@ class TestTheMapUpdateIsTheMoversOwn:
         assert Finding.MAP_DISAGREES not in [f.code for f in turn.findings]
         assert turn.position.units_of("Ukraine S.S.R.", R) == Units.of({U.INF: 3, U.ARM: 2})
         assert turn.position.units_of("Ukraine S.S.R.", Power.USA) == Units()
+
+
+class TestAircraftHomeFromTheirBattle:
+    """- A fighter may only move a total of 4 spaces on any given turn.
+
+    (IAAPA Rules Clarifications, Fighters.) Its flight home starts over the battle it
+    fought in. "ftr lands in Caucasus" names no origin: the one battle whose attackers hold
+    a fighter is Ukraine's, so the move is read from there, with a note, and played out."""
+
+    POST_HOME = POST.replace("Kar 1 FTR to Russia", "Kar 1 FTR to Russia\nftr lands in Caucasus")
+
+    def test_the_move_is_read_from_the_battle(self) -> None:
+        turn = play(self.POST_HOME)
+        home = line_of(self.POST_HOME, "ftr lands in Caucasus")
+        assert found(turn, Finding.ORIGIN_READ) == [home]
+        (note,) = [f for f in turn.findings if f.code == Finding.ORIGIN_READ]
+        assert "read as from Ukraine S.S.R." in note.message
+        assert Finding.PLANES_LANDED not in [f.code for f in turn.findings]
+        assert turn.position.units_of("Caucasus", R).count(U.FTR) == 1
+        assert turn.position.units_of("Ukraine S.S.R.", R).count(U.FTR) == 0
+
+    def test_the_email_check_reads_it_so_too(self) -> None:
+        report = check_report(self.POST_HOME, initial(), precombat=PRE)
+        home = line_of(self.POST_HOME, "ftr lands in Caucasus")
+        assert [m["from"] for m in report["moves"] if m["line"] == home] == ["Ukraine S.S.R."]
+        codes = [d["code"] for d in report["diagnostics"] if d["line"] == home]
+        assert codes == [Code.ORIGIN_READ.value]
+
+    def test_two_battles_with_fighters_leave_it_unread(self) -> None:
+        pre = PRE + "\nAttack #2 - Finland\nKar 1 FTR\n"
+        home = line_of(self.POST_HOME, "ftr lands in Caucasus")
+        report = check_report(self.POST_HOME, initial(), precombat=pre)
+        assert [m.get("from") for m in report["moves"] if m["line"] == home] == [None]
+        codes = [d["code"] for d in report["diagnostics"] if d["line"] == home]
+        assert codes == ["no-origin"]

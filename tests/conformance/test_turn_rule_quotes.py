@@ -25,6 +25,7 @@ QUOTING = {
         "TestValidDiceRollsArePreserved": IAAPA,
         "TestTerritoryAndIpcCount": IAAPA,
         "TestTheMapUpdateIsTheMoversOwn": IAAPA,
+        "TestAircraftHomeFromTheirBattle": IAAPA,
     },
     "test_turn_capture_and_income.py": {
         "TestIncomeCollection": IAAPA,
