@@ -201,6 +201,8 @@ def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | 
     if kind is not None:  # "OOL sea battles: SUB, BB"
         scope = f"{scope[: kind.start()]} {scope[kind.end() :]}"
     number, territory = _scope(reader, line, scope, Rule.ORDERS_OF_LOSS)
+    if "(" in listing:
+        listing = _without_remarks(reader, line, listing)
     errors = reader.errors_on(line)
     order = _loss_list(reader, line, tokenize(listing))
     if reader.errors_on(line) > errors:
@@ -216,6 +218,30 @@ def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | 
         return None
     waters = None if kind is None else "land" if kind.group(1).lower() == "land" else "sea"
     return SpecialOrderOfLoss(line, tuple(order), number, territory, waters)
+
+
+_BRACKET = re.compile(r"\(([^()]*)\)?")
+
+
+def _without_remarks(reader: Reader, line: int, listing: str) -> str:
+    """An order of loss's list without its bracketed remarks ("2 inf, arm, aa (IC stays)"),
+    each noted: a bracket holding a word that is no unit and no word of the list."""
+    kept = []
+    last = 0
+    for m in _BRACKET.finditer(listing):
+        words = [t for t in tokenize(m.group(1)) if t.kind == WORD and t.low not in _SKIP]
+        if words and any(reader.unit_word([t], 0, 1)[1] is None for t in words):
+            kept.append(listing[last : m.start()])
+            last = m.end()
+            reader.info(
+                line,
+                Rule.ORDERS_OF_LOSS,
+                f"{m.group(0)!r} was read as a remark, not as part of the order of loss",
+                "nothing to do if it is a remark",
+                "not-read",
+            )
+    kept.append(listing[last:])
+    return " ".join(kept)
 
 
 def _loss_list(reader: Reader, line: int, toks: list[Token]) -> list[LossEntry]:

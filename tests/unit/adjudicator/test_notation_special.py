@@ -283,3 +283,18 @@ def test_a_line_naming_a_place_is_no_purchase() -> None:
 def test_a_purchase_with_an_unknown_unit_is_an_error() -> None:
     turn = parse("Purchases: 3 INF, 2 destroyers")
     assert turn.purchases == () and codes(turn) == [(1, "error", "unknown-name")]
+
+
+def test_a_remark_in_brackets_in_an_order_of_loss() -> None:
+    """Tried as a new player: "#1 Karelia - OOL: 2 inf, arm, aa (IC stays)" was refused
+    ('stays' is not a unit); a bracket of units ("(ftr last)") is still part of the order."""
+    turn = parse(
+        "Special orders:\n#1 Karelia - OOL: 2 inf, arm, aa (IC stays)\nOOL: inf (ftr last)"
+    )
+    assert [
+        (o.number, o.territory, [(e.unit, e.count) for e in o.order]) for o in turn.orders_of_loss
+    ] == [
+        (1, "Karelia S.S.R.", [(U.INF, 2), (U.ARM, None), (U.AA, None)]),
+        (None, None, [(U.INF, None), (U.FTR, None)]),
+    ]
+    assert codes(turn) == [(2, "info", "not-read")]
