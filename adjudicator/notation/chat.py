@@ -33,11 +33,12 @@ what ignoring case finds, several times faster."""
 _ORDER_SIGN = re.compile(r"[\d#$]|->|=>|→")
 """:data:`_ORDER_MARK` without its words: found at once in the lines that have a number."""
 _REFERENCE = re.compile(
-    r"(?:\b(?:battles?|attacks?|combats?|rounds?|rd)\s*(?:#|no\.?)?\s*|#\s*)\d{1,3}\b",
+    r"(?:\b(?:battles?|attacks?|combats?|rounds?|rd)\s*(?:#|no\.?)?\s*|#\s*|\b[ab](?=\d))"
+    r"\d{1,3}\b",
     re.IGNORECASE,
 )
-"""A battle's or a round's number ("battle 1", "#2", "round 3"): in a sentence that names
-no unit, a reference to an order, not one ("Will roll battle 1 first.")."""
+"""A battle's or a round's number ("battle 1", "#2", "A1", "round 3"): in a sentence that
+names no unit, a reference to an order, not one ("Will roll battle 1 first.")."""
 
 
 def _may_hold_order_words(low: str) -> bool:
