@@ -64,6 +64,8 @@ from adjudicator.notation.sections import (
 from adjudicator.notation.tokens import Token, Tokens, has_digit, tokenize
 from adjudicator.powers import Power
 
+_SALUTATION = re.compile(r"^[^\W\d_][^\W\d_'’-]*,$")
+"""A name and a comma alone on a line, as a letter opens ("Hans,")."""
 _REMARKED = frozenset({Section.COMBAT, Section.NON_COMBAT, Section.PLACEMENT, Section.PURCHASES})
 """Sections whose lines may carry a remark in brackets, read apart from the order."""
 _SECTION_RULES = {
@@ -243,12 +245,15 @@ class TurnParser:
             self._title(body.subject.text, subject=True)
         skip = signature_lines(self.reader, body.lines)
         signing_off = False
-        before_any_header = Section.NONE
+        before_any_header = self.section  # NONE, or SPECIAL for a note of special orders
         for number, written in body.lines:
             stripped = written.strip()
             if not stripped or number in skip:
                 continue
-            if self.section is before_any_header and is_greeting(stripped):
+            if self.section is before_any_header and (
+                is_greeting(stripped)
+                or (_SALUTATION.match(stripped) and not self.reader.is_place(stripped[:-1]))
+            ):
                 continue
             if is_closer(stripped):
                 signing_off = True
@@ -647,7 +652,12 @@ that is no name."""
 
 
 def parse(
-    text: str, *, strict: bool = False, names: Names | None = None, board: Board | None = None
+    text: str,
+    *,
+    strict: bool = False,
+    names: Names | None = None,
+    board: Board | None = None,
+    special: bool = False,
 ) -> Turn:
     """The orders of the turn email ``text`` with every diagnostic.
 
@@ -655,9 +665,13 @@ def parse(
     could be read and a diagnostic for everything else. With ``strict=True`` the first
     error (by line) is raised instead, as a :class:`~adjudicator.notation.errors.
     NotationError` subclass (a ``ValueError``); warnings never raise. ``names`` and
-    ``board`` default to the Classic board's.
+    ``board`` default to the Classic board's. ``special``: the text is a note of special
+    orders (its topic says so), read as under a "Special orders:" header from its first line.
     """
-    turn = TurnParser(names or classic_names(), board or classic()).read(text)
+    parser = TurnParser(names or classic_names(), board or classic())
+    if special:
+        parser.section = Section.SPECIAL
+    turn = parser.read(text)
     if strict:
         for diagnostic in turn.diagnostics:
             if diagnostic.severity is Severity.ERROR:

@@ -24,6 +24,8 @@ def _scope(obj: Report) -> str:
         parts.append(f"battle #{obj['number']}")
     if "territory" in obj:
         parts.append(obj["territory"])
+    if not parts and "battles" in obj:
+        return f"every {obj['battles']} battle"
     return " ".join(parts) or "every battle"
 
 
@@ -128,19 +130,44 @@ def _orders(rep: Report) -> list[str]:
             for c in rep["counts"]
         ],
     )
-    section(
-        "Orders of loss",
-        [
-            f"  line {o['line']}: {_scope(o)}: "
-            + ", ".join(f"{e.get('count', '')} {e['unit']}".strip() for e in o["order"])
-            for o in rep["orders_of_loss"]
-        ],
+    _special_sections(rep, out)
+    return out
+
+
+def _special_sections(rep: Report, out: list[str]) -> None:
+    """The orders of loss, sub withdrawals and retreats of ``rep``, by section, onto ``out``."""
+    sections = (
+        (
+            "Orders of loss",
+            [
+                f"  line {o['line']}: {_scope(o)}: "
+                + ", ".join(f"{e.get('count', '')} {e['unit']}".strip() for e in o["order"])
+                for o in rep["orders_of_loss"]
+            ],
+        ),
+        (
+            "Sub withdrawals",
+            [f"  line {w['line']}: {_scope(w)}: to {w['to']}" for w in rep["withdrawals"]],
+        ),
+        ("Retreats", [f"  line {r['line']}: {_scope(r)}: to {r['to']}" for r in rep["retreats"]]),
     )
-    section(
-        "Sub withdrawals",
-        [f"  line {w['line']}: {_scope(w)}: to {w['to']}" for w in rep["withdrawals"]],
-    )
-    section("Retreats", [f"  line {r['line']}: {_scope(r)}: to {r['to']}" for r in rep["retreats"]])
+    for title, lines in sections:
+        if lines:
+            out.append(f"{title}:")
+            out.extend(lines)
+
+
+def special_orders(rep: Report) -> list[str]:
+    """How a note of special orders or a retreat reads, as the battles apply it: its orders
+    of loss, sub withdrawals and retreats by line, then what could not be read (or was read
+    only after a correction), each by line; empty if the note holds none of them."""
+    out: list[str] = []
+    _special_sections(rep, out)
+    if not out:
+        return []
+    for d in rep["diagnostics"]:
+        where = f"line {d['line']}" if d["line"] else "the note"
+        out.append(f"  {where}: {d['severity']}: {d['message']}")
     return out
 
 

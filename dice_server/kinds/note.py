@@ -16,6 +16,8 @@ from wtforms import DateField, HiddenField, IntegerField, SelectField, TextAreaF
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, NumberRange, Optional
 
+from adjudicator.notation import parse, turn_report
+from adjudicator.notation.render import special_orders
 from adjudicator.rulings.away import MAX_AWAY
 from dice_server.jsonbody import shown
 from dice_server.kinds.base import Data, EntryKind
@@ -30,6 +32,9 @@ TOPICS = {
     "away": "an away notice: from and until (UTC days) the turn clock pauses",
     "general": "anything else whose timing matters",
 }
+READ_TOPICS = frozenset({"special-orders", "retreat"})
+"""Notes whose text the battles read for orders of loss, sub withdrawals and retreats: their
+mail says how it read them."""
 MAX_NOTE = 10000
 #: Notes the Minister of Law is sent a copy of.
 MINISTER_TOPICS = frozenset({"forfeit-request", "error-recognition"})
@@ -121,7 +126,21 @@ def describe(data: Data) -> list[str]:
             f"Away from {away.get('from')} until {away.get('until')} (UTC days, inclusive): "
             "reminders and the forfeit line pause meanwhile"
         )
-    return [*lines, "", data["text"]]
+    lines += ["", data["text"]]
+    if data["topic"] in READ_TOPICS:
+        read = special_orders(turn_report(parse(str(data["text"]), special=True)))
+        lines += [
+            *([] if str(data["text"]).endswith("\n") else [""]),
+            *(
+                ["Read by the rules engine as (the battles apply it so):", *read]
+                if read
+                else [
+                    "The rules engine reads no order of loss, sub withdrawal or retreat in it: "
+                    "the battles apply the defaults (IAAPA Orders of Loss)"
+                ]
+            ),
+        ]
+    return lines
 
 
 class NoteForm(FlaskForm):

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.battle import resolve_json
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
-from adjudicator.notation import Turn
+from adjudicator.notation import Turn, parse
 from adjudicator.rolls import BATTLE_ROLL_KINDS, battle_document
 from adjudicator.rolls.declared import order_of_loss_in, rolling_errors
 from adjudicator.rulings.record import Fight, declaration_errors, fight
@@ -103,7 +103,8 @@ def orders_of_loss(
             break
         if entry["kind"] != "note" or data.get("topic") != "special-orders":
             continue
-        if found := order_of_loss_in(str(data["text"]), which, where):
+        note = parse(str(data["text"]), special=True)  # the topic says what it is
+        if found := order_of_loss_in(str(data["text"]), which, where, note):
             orders["attacker" if data.get("by") == attacker else "defender"] = found
     return orders
 

@@ -187,6 +187,31 @@ def test_delivery_over_a_real_smtp_conversation(
     assert all(r.status == "sent" and r.attempts == 1 for r in rows(league.ctx))
 
 
+def test_special_orders_are_mailed_with_how_the_battles_read_them(
+    app: Flask, league: League, relay: tuple[Relay, int]
+) -> None:
+    """IAAPA Orders of Loss: "If a defender does not send in any special orders of loss
+    prior to the attacker rolling the battle then the Association defaults will be used." The
+    battles read a special-orders note's text; its mail says how, line by line, so a
+    defender whose order cannot be read learns it before the dice are rolled."""
+    handler, port = relay
+    text = "OOL for Karelia: 2 inf, arm (IC stays)\nSea battles: SUB, TRN\nW Europe: inf, xyz\n"
+    send_note(league.ctx, 2, league.game, {"topic": "special-orders", "text": text})
+    send_note(league.ctx, 2, league.game, {"topic": "special-orders", "text": "be gentle"})
+    deliver_due(courier_for(app, **smtp_config(port)))
+    read, nothing = (
+        m.get_body(preferencelist=("plain",)).get_content()
+        for _, r, m in handler.received
+        if r == ["mentor@example.org"] and "special-orders" in str(m["Subject"])
+    )
+    assert "Read by the rules engine as (the battles apply it so):" in read
+    assert "  line 1: Karelia S.S.R.: 2 INF, ARM" in read
+    assert "  line 2: every sea battle: SUB, TRN" in read
+    assert "  line 1: info: '(IC stays)' was read as a remark" in read
+    assert "  line 3: error: 'xyz' is not a known unit" in read
+    assert "reads no order of loss, sub withdrawal or retreat in it" in nothing
+
+
 def test_minister_is_copied_on_forfeit_requests(
     app: Flask, league: League, relay: tuple[Relay, int]
 ) -> None:

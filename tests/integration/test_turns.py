@@ -252,6 +252,18 @@ def test_the_defenders_special_orders_of_loss_count_before_the_battle_is_rolled(
     assert east_europe["orders_of_loss"] == {"defender": ["FTR", "INF"]}
 
 
+def test_a_special_orders_note_is_read_as_special_orders_from_its_first_line(
+    client: FlaskClient, league: League
+) -> None:
+    """IAAPA Orders of Loss: "A player may designate any order of loss that he desires for
+    his casualties." A note whose topic is special orders needs no "OOL" on each line: tried
+    as a new player, "Hans,\nUkraine: arm, inf, ftr" set no order, and the defaults applied."""
+    submit(client, league, "allies", USSR_PRE)
+    assert note(client, league, "axis", "Hans,\n\nUkraine: arm, inf, ftr\n").status_code == 201
+    ukraine, _east_europe = get(client, league, "battles")
+    assert ukraine["orders_of_loss"] == {"defender": ["ARM", "INF", "FTR"]}
+
+
 def test_a_submission_never_half_applies(
     client: FlaskClient, league: League, monkeypatch: pytest.MonkeyPatch
 ) -> None:
