@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from adjudicator.names.resolver import UnknownName
 from adjudicator.notation.mailtext import Line
 from adjudicator.notation.reading import Reader
 from adjudicator.notation.routes import ROLE_WORDS
@@ -206,7 +207,8 @@ def is_remark(reader: Reader, inside: list[Token]) -> bool:
             or lookup.exact_places[tok.text]
         ):
             return False
-    return lookup.exact_places[" ".join(tok.text for tok in words)] is None
+    # a place however written ("Med SZ" fits three: not a remark, whatever it is)
+    return isinstance(lookup.place(" ".join(tok.text for tok in words)), UnknownName)
 
 
 def remarks(reader: Reader, text: str, toks: Tokens) -> tuple[str, Tokens, list[str]]:

@@ -427,17 +427,19 @@ def test_remarks_in_brackets_on_order_lines() -> None:
         "Purchases: 5 inf (for next turn)\n\nNCM:\n"
         "Fighter in Norway lands back in UK (already counted above, 4 spaces total)\n"
         "Russia 2 inf to Karelia (to reinforce)\n\nPlacement:\nRussia 3 inf (as usual)\n"
+        "S Europe 1 trn (Med SZ)\n"
     )
     assert [(p.line, p.units.label()) for p in turn.purchases] == [(1, "5 INF")]
     assert [(m.line, m.origin, m.destination) for m in turn.moves] == [
         (4, "Finland Norway", "United Kingdom")
     ]
-    assert [(p.line, p.place) for p in turn.placements] == [(8, "Russia")]
+    assert [(p.line, p.place) for p in turn.placements] == [(8, "Russia"), (9, "South Europe")]
     assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
         (1, "info", "not-read"),
         (4, "info", "not-read"),
         (5, "error", "unknown-name"),
         (8, "info", "not-read"),
+        (9, "error", "ambiguous-name"),  # a place written so it fits three is no remark
     ]
 
 
