@@ -61,6 +61,7 @@ from adjudicator.notation.sections import (
     power_and_round,
     title,
 )
+from adjudicator.notation.summary import SummaryReader, may_be_summary
 from adjudicator.notation.tokens import Token, Tokens, has_digit, tokenize
 from adjudicator.powers import Power
 
@@ -234,6 +235,8 @@ class TurnParser:
         self.reader = Reader(names)
         self.board = board
         self.combat = combat.CombatReader(self.reader, _sea_zones(board).__contains__)
+        self.summaries: SummaryReader | None = None
+        """TripleA's battle summaries, once a line may be one (:mod:`.summary`)."""
         self.found = _Turn()
         self.section = Section.NONE
         self.flavour = ""
@@ -290,6 +293,8 @@ class TurnParser:
     def _line(self, number: int, text: str) -> None:
         low = text.lower()
         plain = text.isascii()  # then the lower-cased line matches as ignoring case does
+        if may_be_summary(low) and self._summary(number, text, low):
+            return
         battle = (
             combat.BATTLE_HEADER.match(text)
             if not plain or combat.BATTLE_HEADER_LOW.match(low)
@@ -361,6 +366,14 @@ class TurnParser:
                     self._not_read(number, text)
                 return
         self._in_section(number, text, low)
+
+    def _summary(self, number: int, text: str, low: str) -> bool:
+        """Whether a line belongs to a battle summary TripleA wrote (read if so)."""
+        if self.summaries is None:
+            if not low.lstrip().startswith("battle in "):
+                return False
+            self.summaries = SummaryReader(self.reader, self.found.results)
+        return self.summaries.line(number, text, low)
 
     def _listed_battle(self, number: int, text: str, listed: re.Match[str]) -> bool:
         """A battle headed as a numbered list item (``listed``: its number), its place alone
