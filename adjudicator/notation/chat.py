@@ -156,6 +156,8 @@ def looks_like_an_order(
     notation abbreviation (WI, MT, OOL, SBR), a unit named exactly, a retreat or withdrawal
     with its destination, or, in the map update, a short line (a bare place is an entry)."""
     if _ORDER_SIGN.search(text) is not None:
+        if toks is not None and _names_a_unit(reader, toks):
+            return True  # an order however it refers to battles (the common case, first)
         return not refers_only(reader, text, toks)
     if _order_words(text) or mentions_units(reader, text, toks):
         return True
@@ -166,11 +168,31 @@ _SPECIAL = re.compile(r"\b(?:retreat|withdraw|submerg|ool\b|orders?\s+of\s+loss)
 """What marks a special order ("Retreat after round 2"): never a remark about one."""
 
 
+_A_OR_B_NUMBER = re.compile(r"[ab]\d")
+
+
+def _may_refer(text: str) -> bool:
+    """Whether a line may hold a :data:`_REFERENCE` (the letters every one of them holds):
+    a cheap test, where the pattern takes microseconds on every line with a number."""
+    low = text.lower()
+    return (
+        "#" in low
+        or "batt" in low
+        or "atta" in low
+        or "comb" in low
+        or "round" in low
+        or "rd" in low
+        or _A_OR_B_NUMBER.search(low) is not None
+    )
+
+
 def refers_only(reader: Reader, text: str, toks: list[Token] | None = None) -> bool:
     """Whether a sentence of four words or more names no unit, and every number, "#" and
     "$" in it is a battle's or a round's number ("Rolling battle 2 next", "I'll roll #1
     first"): a remark about orders, not one."""
-    if _REFERENCE.search(text) is None or len(text.split()) < 4 or _SPECIAL.search(text):
+    if not _may_refer(text) or _REFERENCE.search(text) is None or len(text.split()) < 4:
+        return False
+    if _SPECIAL.search(text):
         return False
     rest = _REFERENCE.sub(" ", text)
     if _ORDER_SIGN.search(rest) is not None or _order_words(rest):
@@ -189,6 +211,8 @@ def _names_a_unit(reader: Reader, toks: list[Token]) -> bool:
 
 
 _CLOSING = {"(": ")", "[": "]"}
+_BRACKETED = re.compile(r"[(\[]([^)\]]*)")
+"""What each bracket of a line holds (to its end, if it is not closed)."""
 
 
 def is_remark(reader: Reader, inside: list[Token]) -> bool:
@@ -214,6 +238,11 @@ def is_remark(reader: Reader, inside: list[Token]) -> bool:
 def remarks(reader: Reader, text: str, toks: Tokens) -> tuple[str, Tokens, list[str]]:
     """The line without its brackets that are remarks (:func:`is_remark`), and the remarks
     as written: "Norway 1 FTR to UK (already counted above)"."""
+    if all(
+        (words := inside.split(maxsplit=1)) and words[0].lower() in ROLE_WORDS
+        for inside in _BRACKETED.findall(text)
+    ):
+        return text, toks, []  # "(land Karelia)": every bracket has a part in the move
     cuts: list[tuple[int, int]] = []
     i, n = 0, len(toks)
     while i < n:

@@ -120,7 +120,11 @@ def _without_marks(text: str) -> str:
 def _defenders(reader: Reader, line: int, text: str) -> tuple[Units | None, bool]:
     """The defenders a header or Total line lists, and whether it says the place is empty."""
     paren = _PAREN.search(text)
-    if paren is not None and not any(ch.isalnum() for ch in _without_marks(paren.group(1))):
+    if (
+        paren is not None
+        and not has_digit(paren.group(1))
+        and not any(ch.isalnum() for ch in _without_marks(paren.group(1)))
+    ):
         # "Algeria (amphibious) - 1 inf": a mark in brackets, the defenders after it
         rest = text[: paren.start()] + " " + text[paren.end() :]
         if any(ch.isalnum() for ch in rest):

@@ -293,7 +293,9 @@ class TurnParser:
     def _line(self, number: int, text: str) -> None:
         low = text.lower()
         plain = text.isascii()  # then the lower-cased line matches as ignoring case does
-        if may_be_summary(low) and self._summary(number, text, low):
+        if (
+            "battle in " in low if self.summaries is None else may_be_summary(low)
+        ) and self._summary(number, text, low):
             return
         battle = (
             combat.BATTLE_HEADER.match(text)
