@@ -126,7 +126,7 @@ def _remark_before_a_name(reader: Reader, text: str) -> bool:
     return (
         _SENTENCE_END.search(text) is not None
         and header(text) is None
-        and not looks_like_an_order(reader, text, Section.NONE)
+        and (not looks_like_an_order(reader, text, Section.NONE) or refers_only(reader, text))
     )
 
 
@@ -155,11 +155,9 @@ def looks_like_an_order(
     """Whether a line reads as an order rather than chat: a number, "$", "#", an arrow, a
     notation abbreviation (WI, MT, OOL, SBR), a unit named exactly, a retreat or withdrawal
     with its destination, or, in the map update, a short line (a bare place is an entry)."""
-    if _ORDER_SIGN.search(text) is not None:
-        if toks is not None and _names_a_unit(reader, toks):
-            return True  # an order however it refers to battles (the common case, first)
-        return not refers_only(reader, text, toks)
-    if _order_words(text) or mentions_units(reader, text, toks):
+    if _ORDER_SIGN.search(text) is not None or _order_words(text):
+        return True
+    if mentions_units(reader, text, toks):
         return True
     return section is Section.MAP and len(text.split()) <= 3 and _SENTENCE_END.search(text) is None
 
@@ -171,7 +169,7 @@ _SPECIAL = re.compile(r"\b(?:retreat|withdraw|submerg|ool\b|orders?\s+of\s+loss)
 _A_OR_B_NUMBER = re.compile(r"[ab]\d")
 
 
-def _may_refer(text: str) -> bool:
+def may_refer(text: str) -> bool:
     """Whether a line may hold a :data:`_REFERENCE` (the letters every one of them holds):
     a cheap test, where the pattern takes microseconds on every line with a number."""
     low = text.lower()
@@ -190,7 +188,7 @@ def refers_only(reader: Reader, text: str, toks: list[Token] | None = None) -> b
     """Whether a sentence of four words or more names no unit, and every number, "#" and
     "$" in it is a battle's or a round's number ("Rolling battle 2 next", "I'll roll #1
     first"): a remark about orders, not one."""
-    if not _may_refer(text) or _REFERENCE.search(text) is None or len(text.split()) < 4:
+    if not may_refer(text) or _REFERENCE.search(text) is None or len(text.split()) < 4:
         return False
     if _SPECIAL.search(text):
         return False

@@ -28,6 +28,7 @@ from adjudicator.notation.chat import (
     NAME_FAILURES,
     is_prose,
     looks_like_an_order,
+    may_refer,
     mentions_units,
     refers_only,
     remarks,
@@ -465,9 +466,17 @@ class TurnParser:
         if section in _REMARKED and ("(" in text or "[" in text):
             text, toks = self._without_remarks(number, text, toks)
         mark = self._mark(number, text, toks)
+        undo = (r.mark(), self.found.sizes()) if mark is None and may_refer(text) else None
         read = _SECTION_READERS[section](self, number, text, toks)
         if mark is not None and self._undo_chat(mark, _CHAT_FAILURES[section]):
             self._not_read(number, text, toks)
+        elif (
+            undo is not None
+            and r.errors_on(number) > errors
+            and refers_only(r, text, toks)
+            and self._undo_chat(undo, None)
+        ):
+            self._not_read(number, text, toks)  # "Will roll battle 1 first.": a remark
         elif not read and r.errors_on(number) == errors:
             self._not_read(number, text, toks)
 
