@@ -109,6 +109,13 @@ class ItemReader:
                 return found.value, width
         return None, 0
 
+    def power_named(self, written: str) -> Power | None:
+        """The power ``written`` names as a whole ("Germany", "G", "Soviet Union"), or None
+        (a power followed by anything else is none)."""
+        words = written.split()
+        power, used = self.power_at(words, 0)
+        return power if used == len(words) else None
+
     def unit_at(
         self, words: list[str], at: int, typos: bool
     ) -> tuple[Resolution[Term] | None, int]:

@@ -144,22 +144,16 @@ def read_details(
         for chunk in _CHUNKS.split(row):
             labelled = _LABEL.match(chunk.strip())
             if labelled:
-                name = labelled["label"].split()
-                power, used = reader.power_at(name, 0)
-                if power is not None and used == len(name):
+                if (power := reader.power_named(labelled["label"])) is not None:
                     label, chunk = power, labelled["rest"]
                 elif normalise(labelled["label"]) in HEADINGS:
                     chunk = labelled["rest"]
-            leading = _LEADING_POWER.match(chunk)
-            if leading:  # "Japan 1 ipc": the power, then its items
-                name = leading["name"].split()
-                power, used = reader.power_at(name, 0)
-                if power is not None and used == len(name):
-                    label, chunk = power, chunk[leading.end() :]
+            leading = _LEADING_POWER.match(chunk)  # "Japan 1 ipc": the power, then its items
+            if leading and (power := reader.power_named(leading["name"])) is not None:
+                label, chunk = power, chunk[leading.end() :]
             parts = [part.strip() for part in _JOINED.split(chunk)]
-            if len(parts) > 1 and (alone := reader.power_at(parts[0].split(), 0))[0] is not None:
-                if alone[1] == len(parts[0].split()):  # "Germany +2 inf Ukraine"
-                    label, parts = alone[0], parts[1:]
+            if len(parts) > 1 and (power := reader.power_named(parts[0])) is not None:
+                label, parts = power, parts[1:]  # "Germany +2 inf Ukraine"
             if len(parts) == 1 and _place_of_the_last(names, drafts, parts[0]):
                 drafts[-1].place = parts[0]  # "1 tank (E Europe)"
                 continue
@@ -222,21 +216,25 @@ def _power_of_place(
     if owner is None:
         return None
     name = power_label(owner)
-    why = (
-        "only the power controlling a territory may place land units in it"
-        if stats.is_land
-        else f"of the Axis, only {name} land touches it, and only the power whose land it "
-        "touches may place naval units in a sea zone"
-        if stats.is_sea
-        else f"no bid places {name}'s ally's units in {name}'s territories"
-    )
+    if stats.is_land:
+        rule, why = (
+            Rule.BID_LAND_UNITS,
+            "only the power controlling a territory may place land units in it",
+        )
+    elif stats.is_sea:
+        rule, why = (
+            Rule.BID_NAVAL_UNITS,
+            f"of the Axis, only {name} land touches it, and only the power whose land it "
+            "touches may place naval units in a sea zone",
+        )
+    else:
+        rule, why = (
+            Rule.BID_NATIONALITY,
+            f"no bid places {name}'s ally's units in {name}'s territories",
+        )
     reader.note(
         Severity.INFO,
-        Rule.BID_LAND_UNITS
-        if stats.is_land
-        else Rule.BID_NAVAL_UNITS
-        if stats.is_sea
-        else Rule.BID_NATIONALITY,
+        rule,
         BidCode.POWER_OF_PLACE,
         f"In {draft.written!r}: no power is named, and {place} is {name}'s: read as "
         f"{name}'s {draft.unit.value} ({why}).",

@@ -22,8 +22,6 @@ from adjudicator.notation.model import Turn
 from adjudicator.units import Units, UnitType
 
 _AIRCRAFT = frozenset({UnitType.FTR, UnitType.BMB})
-ORIGIN_READ = "origin-read"
-"""The code of the note on a move read as from its battle, the same in both findings."""
 
 
 @dataclass(frozen=True)
@@ -35,14 +33,14 @@ class Return:
     destination: str
     origin: str
 
+    suggestion = "write where the units are: the battle's place, then the units and destination"
+
     @property
     def message(self) -> str:
         return (
             f"{self.units} to {self.destination}: no origin is written; read as from "
             f"{self.origin}, the only battle of the turn whose attackers hold them"
         )
-
-    suggestion = "write where the units are: the battle's place, then the units and destination"
 
 
 def returning(turn: Turn, precombat: Turn | None) -> tuple[Turn, tuple[Return, ...]]:

@@ -16,7 +16,17 @@ from adjudicator.notation.mailtext import Line
 from adjudicator.notation.reading import Reader
 from adjudicator.notation.routes import ROLE_WORDS
 from adjudicator.notation.sections import Section, header
-from adjudicator.notation.tokens import NUM, PUNCT, WORD, Token, Tokens, has_digit, tokenize
+from adjudicator.notation.tokens import (
+    NUM,
+    PUNCT,
+    WORD,
+    Token,
+    Tokens,
+    brackets,
+    has_digit,
+    tokenize,
+    without,
+)
 
 _PROSE_END = re.compile(r"[?!]\s*$|[.]\s*$")
 NAME_FAILURES = frozenset({"unknown-name", "ambiguous-name"})
@@ -208,7 +218,6 @@ def _names_a_unit(reader: Reader, toks: list[Token]) -> bool:
     return False
 
 
-_CLOSING = {"(": ")", "[": "]"}
 _BRACKETED = re.compile(r"[(\[]([^)\]]*)")
 """What each bracket of a line holds (to its end, if it is not closed)."""
 
@@ -241,23 +250,9 @@ def remarks(reader: Reader, text: str, toks: Tokens) -> tuple[str, Tokens, list[
         for inside in _BRACKETED.findall(text)
     ):
         return text, toks, []  # "(land Karelia)": every bracket has a part in the move
-    cuts: list[tuple[int, int]] = []
-    i, n = 0, len(toks)
-    while i < n:
-        closing = _CLOSING.get(toks[i].text)
-        if closing is None:
-            i += 1
-            continue
-        k = i + 1
-        while k < n and toks[k].text != closing:
-            k += 1
-        if is_remark(reader, toks[i + 1 : k]):
-            cuts.append((i, min(k + 1, n)))
-        i = k + 1
+    cuts = [(i, j) for i, j, inside in brackets(toks) if is_remark(reader, inside)]
     if not cuts:
         return text, toks, []
-    said = [toks.span(i, k) for i, k in cuts]
-    columns = [(toks.start(i), toks.start(k - 1) + len(toks[k - 1].text)) for i, k in cuts]
-    for start, end in reversed(columns):
-        text = text[:start] + " " + text[end:]
-    return text, tokenize(text), said
+    said = [toks.span(i, j) for i, j in cuts]
+    kept = without(toks, cuts)
+    return kept.text, kept, said

@@ -171,12 +171,8 @@ def _after_defenders(reader: Reader, line: int, after: str) -> None:
             "declaration, send the pre-combat turn again",
         )
     else:
-        reader.info(
-            line,
-            Rule.PRECOMBAT,
-            f"{after.strip()!r} after the defenders was read as a remark",
-            "nothing to do if it is a remark",
-            "not-read",
+        reader.remark(
+            line, Rule.PRECOMBAT, f"{after.strip()!r} after the defenders was read as a remark"
         )
 
 

@@ -232,14 +232,14 @@ _ORDER_LISTS = (
 class TurnParser:
     """Reads one email; see :func:`parse`."""
 
-    def __init__(self, names: Names, board: Board) -> None:
+    def __init__(self, names: Names, board: Board, section: Section = Section.NONE) -> None:
         self.reader = Reader(names)
         self.board = board
         self.combat = combat.CombatReader(self.reader, _sea_zones(board).__contains__)
         self.summaries: SummaryReader | None = None
         """TripleA's battle summaries, once a line may be one (:mod:`.summary`)."""
         self.found = _Turn()
-        self.section = Section.NONE
+        self.section = section
         self.flavour = ""
 
     def read(self, text: str) -> Turn:
@@ -485,12 +485,10 @@ class TurnParser:
         (already counted above, 4 spaces total)")."""
         text, toks, said = remarks(self.reader, text, toks)
         for remark in said:
-            self.reader.info(
+            self.reader.remark(
                 number,
                 _SECTION_RULES[self.section],
                 f"{remark!r} was read as a remark, not as part of the order",
-                "nothing to do if it is a remark",
-                "not-read",
             )
         return text, toks
 
@@ -692,10 +690,8 @@ def parse(
     ``board`` default to the Classic board's. ``special``: the text is a note of special
     orders (its topic says so), read as under a "Special orders:" header from its first line.
     """
-    parser = TurnParser(names or classic_names(), board or classic())
-    if special:
-        parser.section = Section.SPECIAL
-    turn = parser.read(text)
+    section = Section.SPECIAL if special else Section.NONE
+    turn = TurnParser(names or classic_names(), board or classic(), section).read(text)
     if strict:
         for diagnostic in turn.diagnostics:
             if diagnostic.severity is Severity.ERROR:

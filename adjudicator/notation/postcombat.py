@@ -16,12 +16,12 @@ from adjudicator.names import power_label
 from adjudicator.names.resolver import NameResolutionError, Resolution
 from adjudicator.notation.chat import is_remark
 from adjudicator.notation.errors import COUNT_RULE_TEXT
-from adjudicator.notation.listing import items, span_text
-from adjudicator.notation.lookup import Lookup, WordTable
+from adjudicator.notation.listing import Item, items, span_text
+from adjudicator.notation.lookup import Lookup
 from adjudicator.notation.model import Count, MapEntry, Move, Placement
 from adjudicator.notation.reading import Reader
 from adjudicator.notation.routes import Route
-from adjudicator.notation.tokens import WORD, Token, Tokens, tokenize
+from adjudicator.notation.tokens import WORD, Token, Tokens, brackets, tokenize, without
 from adjudicator.powers import Power
 from adjudicator.units import Units
 
@@ -169,24 +169,29 @@ def placements(reader: Reader, line: int, text: str, toks: Tokens) -> list[Place
 def map_entries(reader: Reader, line: int, text: str, toks: Tokens) -> list[MapEntry]:
     """Map-update lines: "Ger: 10 INF, AA, IC", "Finland Norway (MT)", "Sweden", and
     another power's units beside the mover's in brackets, "Egypt 1 INF (2 US INF)"."""
-    others: dict[str, list[tuple[Power, Units]]] = {}
     if text.endswith("0") and (zero := _NO_UNITS.match(text)) is not None:
-        text = f"{zero.group(1)} MT"  # "W Europe: 0": held, with no units
-        toks = tokenize(text)
-    if "(" in text or "[" in text:
-        text, toks = _others(reader, line, text, toks, others)
-    text, toks = _powers_after(reader, line, text, toks, others)
+        toks = tokenize(f"{zero.group(1)} MT")  # "W Europe: 0": held, with no units
+    read = _MapLine(reader, line, toks)
+    if "(" in toks.text or "[" in toks.text:
+        read.brackets()
+    read.powers_after()
     return [
-        MapEntry(line, place, units, tuple(others.pop(place, ())))
-        for place, units in _places(reader, line, text, toks, need_units=False)
+        MapEntry(line, place, units, tuple(read.others.pop(place, ())))
+        for place, units in _places(reader, line, read.toks.text, read.toks, need_units=False)
     ]
 
 
-_CLOSING = {"(": ")", "[": "]"}
 _NO_UNITS = re.compile(r"^(.*[^\W\d_].*?)\s*[:=\-]?\s*\b0\s*$")
 """A map update's place with "0" for its units ("W Europe: 0")."""
 _PARTS = frozenset({",", ";", "+", "&", "and", "plus"})
 """What separates the powers' units inside one bracket: "(US 2 INF, Rus 1 ARM)"."""
+_BEFORE_A_POWER = frozenset({":", ",", ";"})
+"""What a power listing its units in a space follows: the place's colon, or a comma."""
+_FROM = frozenset({"from", "moved", "came"})
+_MOVED = _FROM | {"+", "plus", "to"}
+"""Words of a bracket telling of a move ("(2 inf from Russia)", "(+ 1 arm from Syria)"):
+never another power's units, though "Russia" names a power too ("+" joins the powers'
+units of a bracket that names a power: "(US 2 INF + Rus 1 ARM)")."""
 
 
 def _named_power(lookup: Lookup, written: str) -> Power | None:
@@ -201,46 +206,36 @@ def _named_power(lookup: Lookup, written: str) -> Power | None:
     return found.value if found.exact else None
 
 
-def _others(
-    reader: Reader,
-    line: int,
-    text: str,
-    toks: Tokens,
-    others: dict[str, list[tuple[Power, Units]]],
-) -> tuple[str, Tokens]:
-    """The line without its brackets that name a power, whose units are added to
-    ``others`` by the place they follow, nor those that are remarks ("(captured)", noted);
-    a bracket with units or a place of its own ("(MT)", "(2 INF)") stays. A bracket adding
-    units from elsewhere ("(+ 1 ARM from Syria)") is an error: it is no count of the space."""
-    powers = reader.lookup.table(_named_power)
-    cuts: list[tuple[int, int]] = []
-    i = 0
-    while i < len(toks):
-        closing = _CLOSING.get(toks[i].text)
-        if closing is None:
-            i += 1
-            continue
-        k = i + 1
-        while k < len(toks) and toks[k].text != closing:
-            k += 1
-        inside = toks[i + 1 : k]
-        start = toks.start(i)
-        cut = (start, toks.start(k) + 1 if k < len(toks) else len(text))
-        written = span_text(text, toks, i, min(k + 1, len(toks)))
-        named = any(powers[tok.text] for tok in inside)
-        moved = any(tok.low in (_FROM if named else _MOVED) for tok in inside)
-        if moved or not named:
-            if moved and _among_listed(reader, line, text, toks, i, inside):
-                cuts.append(cut)  # "Karelia: 2 inf, AA (2 inf from Russia)": where they came from
-                reader.info(
+class _MapLine:
+    """One map-update line being read: its tokens, less what is read apart from the
+    mover's units (other powers' units, remarks), and the other powers' units by place."""
+
+    def __init__(self, reader: Reader, line: int, toks: Tokens) -> None:
+        self.reader = reader
+        self.line = line
+        self.toks = toks
+        self.others: dict[str, list[tuple[Power, Units]]] = {}
+        self.powers = reader.lookup.table(_named_power)
+
+    def brackets(self) -> None:
+        """Take out the brackets that name a power (their units are the place's before
+        them, in ``others``), that are remarks ("(captured)", noted), or that tell where
+        units came from ("(2 inf from Russia)": a remark on units listed; "(+ 1 ARM from
+        Syria)": an error, no count of the space). A bracket with units or a place of its
+        own ("(MT)", "(2 INF)") stays."""
+        reader, line, toks, powers = self.reader, self.line, self.toks, self.powers
+        cuts: list[tuple[int, int]] = []
+        for i, end, inside in brackets(toks):
+            written = toks.span(i, end)
+            named = any(powers[tok.text] for tok in inside)
+            moved = any(tok.low in (_FROM if named else _MOVED) for tok in inside)
+            if moved and self._among_listed(i, inside):
+                reader.remark(
                     line,
                     Rule.POST_COMBAT,
                     f"{written!r} was read as a remark on units the line lists",
-                    "nothing to do if it is a remark",
-                    "not-read",
                 )
             elif moved:
-                cuts.append(cut)
                 reader.error(
                     line,
                     Rule.POST_COMBAT,
@@ -248,132 +243,109 @@ def _others(
                     "each space holds now",
                     "write the space's units after the turn: Egypt 1 INF, 1 ARM",
                 )
-            elif is_remark(reader, inside):
-                cuts.append(cut)
-                reader.info(
+            elif not named and is_remark(reader, inside):
+                reader.remark(
                     line,
                     Rule.POST_COMBAT,
                     f"{written!r} was read as a remark, not as units or a place",
-                    "nothing to do if it is a remark",
-                    "not-read",
                 )
-            i = k + 1
-            continue
-        place = _place_before(reader, line, text, toks, i)
-        cuts.append(cut)
-        if place is None:
-            reader.error(
-                line,
-                Rule.POST_COMBAT,
-                f"the units {span_text(text, toks, i, min(k + 1, len(toks)))} have no place",
-                "write them after the place they are in: Egypt 1 INF (2 US INF)",
-                "no-place",
-            )
-        else:
-            others.setdefault(place, []).extend(_powers_units(reader, line, inside, powers))
-        i = k + 1
-    for start, end in reversed(cuts):
-        text = text[:start] + " " + text[end:]
-    return text, tokenize(text)
+            elif not named:
+                continue
+            elif (place := self._place_before(i)) is None:
+                reader.error(
+                    line,
+                    Rule.POST_COMBAT,
+                    f"the units {written} have no place",
+                    "write them after the place they are in: Egypt 1 INF (2 US INF)",
+                    "no-place",
+                )
+            else:
+                self.others.setdefault(place, []).extend(self._powers_units(inside))
+            cuts.append((i, end))
+        if cuts:
+            self.toks = without(toks, cuts)
 
+    def powers_after(self) -> None:
+        """Take out what follows a place's units listed by power, into ``others``: "Egypt:
+        UK 1 INF, 1 ARM; US 2 INF" (a power right after the place's colon) or "Egypt 1 INF,
+        US 2 INF" (after a comma, a power that names no place). "UK" after a comma stays
+        the territory: "Egypt 1 INF, UK 2 INF" lists two places."""
+        toks, lookup = self.toks, self.reader.lookup
+        for k in range(1, len(toks) - 1):
+            before = toks[k - 1].text
+            if before not in _BEFORE_A_POWER or self.powers[toks[k].text] is None:
+                continue
+            if toks[k + 1].kind == WORD and not lookup.word_units[toks[k + 1].text]:
+                continue  # "UK SZ", "Syria: US held"
+            if before != ":" and lookup.exact_places[toks[k].text] is not None:
+                continue
+            place = self._place_before(k - 1 if before == ":" else k)
+            if place is None:
+                continue
+            self.others.setdefault(place, []).extend(self._powers_units(toks[k:]))
+            self.toks = tokenize(toks.text[: toks.start(k - 1)])
+            return
 
-_BEFORE_A_POWER = frozenset({":", ",", ";"})
-"""What a power listing its units in a space follows: the place's colon, or a comma."""
+    def _listed_before(self, end: int) -> Item | None:
+        """The last place and units the line lists before token ``end`` (read quietly: the
+        line's own reading reports anything wrong with them)."""
+        mark = self.reader.mark()
+        found, _ = items(
+            self.reader, self.line, self.toks.text, self.toks, 0, end, Rule.POST_COMBAT
+        )
+        self.reader.rewind(mark)
+        return found[-1] if found else None
 
+    def _place_before(self, end: int) -> str | None:
+        """The place the units before token ``end`` are listed with, if it is a known one."""
+        listed = self._listed_before(end)
+        written = listed.place_text if listed is not None else None
+        resolved = self.reader.lookup.place(written) if written is not None else None
+        return resolved.value if isinstance(resolved, Resolution) else None
 
-def _powers_after(
-    reader: Reader,
-    line: int,
-    text: str,
-    toks: Tokens,
-    others: dict[str, list[tuple[Power, Units]]],
-) -> tuple[str, Tokens]:
-    """The line up to where a place's units are listed by power, those units added to
-    ``others``: "Egypt: UK 1 INF, 1 ARM; US 2 INF" (a power right after the place's colon)
-    or "Egypt 1 INF, US 2 INF" (after a comma, a power that names no place). "UK" after a
-    comma stays the territory: "Egypt 1 INF, UK 2 INF" lists two places."""
-    powers = reader.lookup.table(_named_power)
-    lookup = reader.lookup
-    for k in range(1, len(toks) - 1):
-        before = toks[k - 1].text
-        if before not in _BEFORE_A_POWER or powers[toks[k].text] is None:
-            continue
-        if toks[k + 1].kind == WORD and not lookup.word_units[toks[k + 1].text]:
-            continue  # "UK SZ", "Syria: US held"
-        if before != ":" and lookup.exact_places[toks[k].text] is not None:
-            continue
-        end = k - 1 if before == ":" else k
-        place = _place_before(reader, line, text, toks, end)
-        if place is None:
-            continue
-        others.setdefault(place, []).extend(_powers_units(reader, line, toks[k:], powers))
-        text = text[: toks.start(k - 1)]
-        return text, tokenize(text)
-    return text, toks
+    def _among_listed(self, end: int, inside: list[Token]) -> bool:
+        """Whether a bracket's units ("2 inf from Russia") are among those the line lists
+        before it, and it adds none ("+"): a remark on where they came from."""
+        if any(tok.low in ("+", "plus") for tok in inside):
+            return False
+        listed = self._listed_before(end)
+        if listed is None:
+            return False
+        mark = self.reader.mark()
+        bracket = tokenize(" ".join(tok.text for tok in inside))
+        named, _stop, _ = self.reader.units(self.line, bracket, 0, len(bracket), Rule.POST_COMBAT)
+        self.reader.rewind(mark)
+        return bool(named.counts) and listed.units.contains(named)
 
-
-_FROM = frozenset({"from", "moved", "came"})
-_MOVED = _FROM | {"+", "plus", "to"}
-"""Words of a bracket telling of a move ("(2 inf from Russia)", "(+ 1 arm from Syria)"):
-never another power's units, though "Russia" names a power too ("+" joins the powers'
-units of a bracket that names a power: "(US 2 INF + Rus 1 ARM)")."""
-
-
-def _among_listed(
-    reader: Reader, line: int, text: str, toks: Tokens, end: int, inside: list[Token]
-) -> bool:
-    """Whether a bracket's units ("2 inf from Russia") are among those the line lists before
-    it, and it adds none ("+"): a remark on where they came from."""
-    if any(tok.low in ("+", "plus") for tok in inside):
-        return False
-    mark = reader.mark()
-    found, _ = items(reader, line, text, toks, 0, end, Rule.POST_COMBAT)
-    bracket = tokenize(" ".join(tok.text for tok in inside))
-    named, _stop, _ = reader.units(line, bracket, 0, len(bracket), Rule.POST_COMBAT)
-    reader.rewind(mark)
-    return bool(found) and bool(named.counts) and found[-1].units.contains(named)
-
-
-def _place_before(reader: Reader, line: int, text: str, toks: Tokens, end: int) -> str | None:
-    """The place the units before token ``end`` are listed with, if it is a known one (the
-    line's own reading reports anything wrong with them)."""
-    mark = reader.mark()
-    found, _ = items(reader, line, text, toks, 0, end, Rule.POST_COMBAT)
-    reader.rewind(mark)
-    written = found[-1].place_text if found else None
-    resolved = reader.lookup.place(written) if written is not None else None
-    return resolved.value if isinstance(resolved, Resolution) else None
-
-
-def _powers_units(
-    reader: Reader, line: int, inside: list[Token], powers: WordTable[Power | None]
-) -> list[tuple[Power, Units]]:
-    """Each power's units in one bracket: "2 US INF", "US: 2 INF, 1 ARM", "US 2 INF + Rus
-    1 ARM" (units with no power named are the last named power's, or the first's)."""
-    parts: list[list[Token]] = [[]]
-    for tok in inside:
-        if tok.low in _PARTS:
-            parts.append([])
-        else:
-            parts[-1].append(tok)
-    named = [p for p in map(powers.__getitem__, (tok.text for tok in inside)) if p is not None]
-    found: list[tuple[Power, Units]] = []
-    power = named[0]  # the callers give a bracket or run that names a power
-    for part in parts:
-        power = next((p for p in map(powers.__getitem__, (t.text for t in part)) if p), power)
-        words = [tok.text for tok in part if not powers[tok.text] and tok.text not in ":-"]
-        if not words:
-            continue
-        units_toks = tokenize(" ".join(words))
-        units, stop, _ = reader.units(line, units_toks, 0, len(units_toks), Rule.POST_COMBAT)
-        if stop < len(units_toks):
-            reader.error(
-                line,
-                Rule.POST_COMBAT,
-                f"could not read {units_toks.span(stop, len(units_toks))!r} as "
-                f"{power_label(power)}'s units",
-                "write another power's units with its name: (2 US INF)",
-            )
-        if units:
-            found.append((power, units))
-    return found
+    def _powers_units(self, inside: list[Token]) -> list[tuple[Power, Units]]:
+        """Each power's units in one bracket or run: "2 US INF", "US: 2 INF, 1 ARM", "US 2
+        INF + Rus 1 ARM" (units with no power named are the last named power's, or the
+        first's)."""
+        powers = self.powers
+        parts: list[list[Token]] = [[]]
+        for tok in inside:
+            if tok.low in _PARTS:
+                parts.append([])
+            else:
+                parts[-1].append(tok)
+        named = [p for p in map(powers.__getitem__, (tok.text for tok in inside)) if p is not None]
+        found: list[tuple[Power, Units]] = []
+        power = named[0]  # the callers give a bracket or run that names a power
+        for part in parts:
+            power = next((p for p in map(powers.__getitem__, (t.text for t in part)) if p), power)
+            words = [tok.text for tok in part if not powers[tok.text] and tok.text not in ":-"]
+            if not words:
+                continue
+            toks = tokenize(" ".join(words))
+            units, stop, _ = self.reader.units(self.line, toks, 0, len(toks), Rule.POST_COMBAT)
+            if stop < len(toks):
+                self.reader.error(
+                    self.line,
+                    Rule.POST_COMBAT,
+                    f"could not read {toks.span(stop, len(toks))!r} as "
+                    f"{power_label(power)}'s units",
+                    "write another power's units with its name: (2 US INF)",
+                )
+            if units:
+                found.append((power, units))
+        return found

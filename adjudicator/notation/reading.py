@@ -246,6 +246,11 @@ class Reader:
         """Record a note: nothing wrong."""
         self.add(line, Severity.INFO, rule, message, suggestion, code)
 
+    def remark(self, line: int, rule: Rule, message: str) -> None:
+        """Note that part of a line was read as a remark, not as an order (``message``:
+        which part, and what it is not)."""
+        self.info(line, rule, message, "nothing to do if it is a remark", "not-read")
+
     def mark(self) -> int:
         """A point to :meth:`rewind` to: the diagnostics so far."""
         return len(self.diagnostics)

@@ -14,7 +14,7 @@ from adjudicator.diagnostics import Rule
 from adjudicator.notation.listing import span_text
 from adjudicator.notation.model import CombatOutcome, CombatResult
 from adjudicator.notation.reading import HARD_STOPS, Reader
-from adjudicator.notation.tokens import MONEY, NUM, WORD, Token, Tokens
+from adjudicator.notation.tokens import MONEY, NUM, WORD, Token, Tokens, closing
 from adjudicator.units import Units, UnitType
 
 OUTCOMES: dict[str, CombatOutcome] = {
@@ -257,7 +257,7 @@ def result(
             mode = "survivors"
             i += 1
         elif tok.text == "(" and listed and not _names_losses(toks, i):
-            i = _closing(toks, i)  # "2 FTR left (AA got a fighter)": a remark
+            i = closing(toks, i)  # "2 FTR left (AA got a fighter)": a remark
         elif low in OUTCOMES and tok.kind == WORD:
             found = OUTCOMES[low]
             if found is CombatOutcome.BOTH_DESTROYED and not (
@@ -365,20 +365,7 @@ def _past_unit(reader: Reader, toks: Tokens, i: int, n: int) -> int:
 
 def _names_losses(toks: Tokens, i: int) -> bool:
     """Whether the brackets opened at ``i`` say what was lost ("(lost 1 ARM)")."""
-    return any(tok.low in _LOSSES for tok in toks[i : _closing(toks, i)])
-
-
-def _closing(toks: Tokens, i: int) -> int:
-    """The token after the ")" closing the "(" at ``i`` (the end of the line if none)."""
-    depth = 0
-    for j in range(i, len(toks)):
-        if toks[j].text == "(":
-            depth += 1
-        elif toks[j].text == ")":
-            depth -= 1
-            if depth == 0:
-                return j + 1
-    return len(toks)
+    return any(tok.low in _LOSSES for tok in toks[i : closing(toks, i)])
 
 
 def _loss_object(

@@ -132,9 +132,10 @@ _GREETING = re.compile(
     re.IGNORECASE,
 )
 _CLOSER = re.compile(
-    r"^\s*(?:cheers|regards|best|thanks|thank\s+you|thx|ta|good\s+luck|gl|your\s+(?:turn|move|go)"
-    r"|you'?re\s+up|(?:over|back)\s+to\s+you|that'?s\s+(?:it|all)|that\s+is\s+(?:it|all)|later|ciao|bye|all\s+the\s+best|sincerely|kind\s+regards|"
-    r"best\s+regards|take\s+care|have\s+fun|enjoy)\b",
+    r"^\s*(?:cheers|regards|best|thanks|thank\s+you|thx|ta|good\s+luck|gl|"
+    r"your\s+(?:turn|move|go)|you'?re\s+up|(?:over|back)\s+to\s+you|"
+    r"that'?s\s+(?:it|all)|that\s+is\s+(?:it|all)|later|ciao|bye|all\s+the\s+best|"
+    r"sincerely|kind\s+regards|best\s+regards|take\s+care|have\s+fun|enjoy)\b",
     re.IGNORECASE,
 )
 

@@ -68,7 +68,7 @@ _SCOPE_NOISE = re.compile(
     r"should|survives?|surviving|special|orders?|loss(?:es)?|ool|withdraw\w*|submerg\w*|retreat\w*|"
     r"battle|attack|combat|all|remaining|units?|defending|attacking|please|then|and|"
     r"location|zone\s+to|is|are|other|battles|attacks|every|each|any|rest|me|mine|our|we|"
-    r"i|after|before|round|rounds|lose|loses|losing|first|then)\b|"
+    r"i|after|before|round|rounds|lose|loses|losing|first)\b|"
     r"[#():,;!.\-–—]|\d+",
     re.IGNORECASE,
 )
@@ -233,12 +233,10 @@ def _without_remarks(reader: Reader, line: int, listing: str) -> str:
         if words and any(reader.unit_word([t], 0, 1)[1] is None for t in words):
             kept.append(listing[last : m.start()])
             last = m.end()
-            reader.info(
+            reader.remark(
                 line,
                 Rule.ORDERS_OF_LOSS,
                 f"{m.group(0)!r} was read as a remark, not as part of the order of loss",
-                "nothing to do if it is a remark",
-                "not-read",
             )
     kept.append(listing[last:])
     return " ".join(kept)

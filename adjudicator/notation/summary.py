@@ -117,7 +117,13 @@ class SummaryReader:
             outcome, survivors = CombatOutcome.LOST, NO_UNITS
         block.result = len(self.results)
         self.results.append(
-            CombatResult(number, outcome, None, block.place, survivors, NO_UNITS, block.retreat_to)
+            CombatResult(
+                number,
+                outcome,
+                territory=block.place,
+                survivors=survivors,
+                retreat_to=block.retreat_to,
+            )
         )
 
     def _power(self, written: str) -> Power | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
 
@@ -119,3 +120,46 @@ def has_digit(text: str) -> bool:
     if _DIGIT.search(text) is not None:
         return True
     return not text.isascii() and any(ch.isdigit() for ch in text)
+
+
+_CLOSING = {"(": ")", "[": "]"}
+
+
+def closing(toks: Tokens, i: int) -> int:
+    """The token after the bracket that closes the one opened at ``i`` ("(" or "["),
+    brackets of the same kind within it counted; the end of the line if none closes it."""
+    opened = toks[i].text
+    shut = _CLOSING[opened]
+    depth = 0
+    for j in range(i, len(toks)):
+        written = toks[j].text
+        if written == opened:
+            depth += 1
+        elif written == shut:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return len(toks)
+
+
+def brackets(toks: Tokens) -> Iterator[tuple[int, int, list[Token]]]:
+    """Each bracket of a line, outermost: its opening token, the token after its closing
+    one (the end of the line if it is not closed), and the tokens within it."""
+    i, n = 0, len(toks)
+    while i < n:
+        shut = _CLOSING.get(toks[i].text)
+        if shut is None:
+            i += 1
+            continue
+        end = closing(toks, i)
+        yield i, end, toks[i + 1 : end - 1 if toks[end - 1].text == shut else end]
+        i = end
+
+
+def without(toks: Tokens, spans: list[tuple[int, int]]) -> Tokens:
+    """The line of ``toks`` with the tokens of each span (start, end) cut out, a space left
+    for each, read into tokens again."""
+    text = toks.text
+    for i, j in reversed(spans):
+        text = text[: toks.start(i)] + " " + text[toks.start(j - 1) + len(toks[j - 1].text) :]
+    return tokenize(text)
