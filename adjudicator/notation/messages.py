@@ -76,3 +76,11 @@ def read_message(subject: str, text: str) -> Reading:
         only_retreats = bool(turn.retreats) and not (turn.orders_of_loss or turn.withdrawals)
         return Reading(RETREAT if only_retreats else SPECIAL_ORDERS, turn)
     return Reading(NOTE, turn)
+
+
+def read_note(topic: str, text: str) -> Turn:
+    """The orders a note's text gives, as the battles apply them: a note of special orders
+    is read as special orders from its first line, its topic saying what it is ("Ukraine:
+    arm, inf, ftr" is an order of loss with no "OOL" on it); a note of any other topic (a
+    retreat) as an email is."""
+    return parse(text, special=topic == SPECIAL_ORDERS)

@@ -16,7 +16,8 @@ from wtforms import DateField, HiddenField, IntegerField, SelectField, TextAreaF
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, NumberRange, Optional
 
-from adjudicator.notation import parse, turn_report
+from adjudicator.notation import turn_report
+from adjudicator.notation.messages import read_note
 from adjudicator.notation.render import special_orders
 from adjudicator.rulings.away import MAX_AWAY
 from dice_server.jsonbody import shown
@@ -32,9 +33,20 @@ TOPICS = {
     "away": "an away notice: from and until (UTC days) the turn clock pauses",
     "general": "anything else whose timing matters",
 }
-READ_TOPICS = frozenset({"special-orders", "retreat"})
-"""Notes whose text the battles read for orders of loss, sub withdrawals and retreats: their
-mail says how it read them."""
+READ_TOPICS = {
+    "special-orders": (
+        "Read by the rules engine as (the battles apply it so):",
+        "The rules engine reads no order of loss, sub withdrawal or retreat in it: the battles "
+        "apply the defaults (IAAPA Orders of Loss)",
+    ),
+    "retreat": (
+        "Read by the rules engine as:",
+        "The rules engine reads no retreat in it: name the battle and where to, "
+        '"Battle #1 W Europe: retreat to UK SZ"',
+    ),
+}
+"""Notes whose text the rules engine reads for orders of loss, sub withdrawals and
+retreats, with what their mail says of the reading, and of none."""
 MAX_NOTE = 10000
 #: Notes the Minister of Law is sent a copy of.
 MINISTER_TOPICS = frozenset({"forfeit-request", "error-recognition"})
@@ -126,19 +138,14 @@ def describe(data: Data) -> list[str]:
             f"Away from {away.get('from')} until {away.get('until')} (UTC days, inclusive): "
             "reminders and the forfeit line pause meanwhile"
         )
-    lines += ["", data["text"]]
+    text = str(data["text"])
+    lines += ["", text]
     if data["topic"] in READ_TOPICS:
-        read = special_orders(turn_report(parse(str(data["text"]), special=True)))
+        heading, nothing = READ_TOPICS[data["topic"]]
+        read = special_orders(turn_report(read_note(data["topic"], text)))
         lines += [
-            *([] if str(data["text"]).endswith("\n") else [""]),
-            *(
-                ["Read by the rules engine as (the battles apply it so):", *read]
-                if read
-                else [
-                    "The rules engine reads no order of loss, sub withdrawal or retreat in it: "
-                    "the battles apply the defaults (IAAPA Orders of Loss)"
-                ]
-            ),
+            *([] if text.endswith("\n") else [""]),
+            *([heading, *read] if read else [nothing]),
         ]
     return lines
 

@@ -26,7 +26,8 @@ from sqlalchemy.orm import Session
 
 from adjudicator.battle import resolve_json
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
-from adjudicator.notation import Turn, parse
+from adjudicator.notation import Turn
+from adjudicator.notation.messages import SPECIAL_ORDERS, read_note
 from adjudicator.rolls import BATTLE_ROLL_KINDS, battle_document
 from adjudicator.rolls.declared import order_of_loss_in, rolling_errors
 from adjudicator.rulings.record import Fight, declaration_errors, fight
@@ -101,9 +102,9 @@ def orders_of_loss(
         data = entry["data"]
         if first_roll is not None and entry["seq"] >= first_roll:
             break
-        if entry["kind"] != "note" or data.get("topic") != "special-orders":
+        if entry["kind"] != "note" or data.get("topic") != SPECIAL_ORDERS:
             continue
-        note = parse(str(data["text"]), special=True)  # the topic says what it is
+        note = read_note(SPECIAL_ORDERS, str(data["text"]))
         if found := order_of_loss_in(str(data["text"]), which, where, note):
             orders["attacker" if data.get("by") == attacker else "defender"] = found
     return orders

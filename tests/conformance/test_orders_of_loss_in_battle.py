@@ -6,6 +6,8 @@ takes its casualties in those orders (and in a player's own order when one is de
 
 from __future__ import annotations
 
+from adjudicator.notation.messages import RETREAT, SPECIAL_ORDERS, read_note
+from adjudicator.rolls.declared import order_of_loss_in
 from tests.conformance.cases import battle, misses
 
 
@@ -169,3 +171,14 @@ class TestSpecialOrders:
         )
         assert out["rounds"][0]["defender_casualties"] == {"INF": 1, "BMB": 1}
         assert any("leaves out INF, ARM" in d["message"] for d in out["diagnostics"])
+
+    def test_a_special_orders_note_sets_the_order_without_a_marker(self) -> None:
+        """A note whose topic is special orders is such orders from its first line: a
+        defender's "Ukraine: arm, inf, ftr" under a salutation is his order for the battle
+        in Ukraine, though no "OOL" is written; the same lines in a turn email are not read
+        as one."""
+        text = "Hans,\n\nUkraine: arm, inf, ftr\n"
+        note = read_note(SPECIAL_ORDERS, text)
+        assert order_of_loss_in(text, 1, "Ukraine S.S.R.", note) == ["ARM", "INF", "FTR"]
+        assert order_of_loss_in(text, 1, "Ukraine S.S.R.") == []
+        assert read_note(RETREAT, text).orders_of_loss == ()

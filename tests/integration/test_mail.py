@@ -212,6 +212,34 @@ def test_special_orders_are_mailed_with_how_the_battles_read_them(
     assert "reads no order of loss, sub withdrawal or retreat in it" in nothing
 
 
+def test_a_retreat_note_is_mailed_with_how_it_was_read(
+    app: Flask, league: League, relay: tuple[Relay, int]
+) -> None:
+    """IAAPA Retreats: "if you wish to retreat these units you must declare the retreat
+    location before you roll the next battle." A retreat note's mail says what retreat was
+    read; it is no order of loss, and the battles' defaults are not its business."""
+    handler, port = relay
+    send_note(
+        league.ctx,
+        1,
+        league.game,
+        {"topic": "retreat", "text": "Battle #2 Egypt: retreat to Libya"},
+    )
+    send_note(league.ctx, 1, league.game, {"topic": "retreat", "text": "Libya, I think"})
+    deliver_due(courier_for(app, **smtp_config(port)))
+    read, nothing = (
+        m.get_body(preferencelist=("plain",)).get_content()
+        for _, r, m in handler.received
+        if r == ["mentor@example.org"] and "(retreat)" in str(m["Subject"])
+    )
+    assert (
+        "Read by the rules engine as:\r\nRetreats:\r\n"
+        "  line 1: battle #2 Anglo Sudan Egypt: to Libya" in read
+    )
+    assert "the battles apply" not in read
+    assert "reads no retreat in it" in nothing
+
+
 def test_minister_is_copied_on_forfeit_requests(
     app: Flask, league: League, relay: tuple[Relay, int]
 ) -> None:
