@@ -200,13 +200,15 @@ def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | 
     kind = _BATTLE_KIND.search(scope)
     if kind is not None:  # "OOL sea battles: SUB, BB"
         scope = f"{scope[: kind.start()]} {scope[kind.end() :]}"
+    errors = reader.errors_on(line)
     number, territory = _scope(reader, line, scope, Rule.ORDERS_OF_LOSS)
     if "(" in listing:
         listing = _without_remarks(reader, line, listing)
-    errors = reader.errors_on(line)
     order = _loss_list(reader, line, tokenize(listing))
     if reader.errors_on(line) > errors:
-        return None  # half an order of loss is no order: the defaults apply
+        # half an order of loss is no order, and one for a place that cannot be read is no
+        # order for every battle: the defaults apply
+        return None
     if not order:
         if reader.errors_on(line) == 0:
             reader.error(
@@ -298,13 +300,14 @@ def _scoped_destination(
     if parts is None:
         reader.error(line, rule, f"a {what} with no place to go to", f"name the place: {example}")
         return None
+    errors = reader.errors_on(line)
     number, territory = _scope(reader, line, parts[0], rule)
     to = _destination(reader, line, parts[1], rule)
     if to is None:
         if reader.errors_on(line) == 0:
             reader.error(line, rule, f"the {what} names no place", f"name the place: {example}")
         return None
-    return to, number, territory
+    return None if reader.errors_on(line) > errors else (to, number, territory)
 
 
 def withdrawal(reader: Reader, line: int, text: str) -> SubWithdrawal | None:

@@ -182,3 +182,13 @@ class TestSpecialOrders:
         assert order_of_loss_in(text, 1, "Ukraine S.S.R.", note) == ["ARM", "INF", "FTR"]
         assert order_of_loss_in(text, 1, "Ukraine S.S.R.") == []
         assert read_note(RETREAT, text).orders_of_loss == ()
+
+    def test_an_order_for_a_place_that_cannot_be_read_is_no_order(self) -> None:
+        """An order of loss whose battle cannot be read ("West Russia", no Classic place) is
+        an error and no order at all: the defaults apply. It was read as an order for every
+        battle, Karelia's among them; a sub withdrawal so written was kept too."""
+        text = "West Russia: inf, arm\nWest Russia: sub withdraws to Baltic SZ\n"
+        note = read_note(SPECIAL_ORDERS, text)
+        assert order_of_loss_in(text, 1, "Karelia S.S.R.", note) == []
+        assert note.withdrawals == ()
+        assert [d.code for d in note.errors] == ["unknown-name", "unknown-name"]
