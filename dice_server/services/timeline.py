@@ -71,6 +71,9 @@ class TimelineEntry:
     """The lines below the dice: the rules engine's reading of the round."""
     text: list[str] = field(default_factory=list)
     """A turn email's text as sent, shown folded."""
+    note: list[str] = field(default_factory=list)
+    """A note's text, line by line as written (the rules engine's reading of special
+    orders, which names its lines, follows it in ``after``)."""
     findings: list[dict[str, Any]] = field(default_factory=list)
     """What the service found in a roll when it recorded it (its declared battle)."""
     void_claims: tuple[int, ...] = ()
@@ -133,6 +136,16 @@ def _without(lines: list[str], part: list[str]) -> tuple[list[str], list[str]] |
     return None
 
 
+def _trimmed(lines: list[str]) -> list[str]:
+    """``lines`` without the empty lines at either end."""
+    start, end = 0, len(lines)
+    while start < end and not lines[start]:
+        start += 1
+    while end > start and not lines[end - 1]:
+        end -= 1
+    return lines[start:end]
+
+
 def timeline_entry(
     number: int,
     entry: SignedEntry,
@@ -165,6 +178,12 @@ def timeline_entry(
         split = _without(lines, ["", "The turn as sent:", "", *sent])
         if split is not None:
             before, text = split[0], sent
+    note: list[str] = []
+    if entry.kind == "note" and (written := data.get("text")) in lines:
+        split = _without(lines, [written])
+        if split is not None:
+            before, after = (_trimmed(part) for part in split)
+            note = str(written).splitlines()
     return TimelineEntry(
         seq=entry.seq,
         at=entry.at,
@@ -181,6 +200,7 @@ def timeline_entry(
         dice=dice,
         after=after,
         text=text,
+        note=note,
         findings=list(data.get("findings", [])) if entry.kind != "submission" else [],
         void_claims=(claims or {}).get(entry.seq, ()),
         ref_seq=data.get("ref_seq") if isinstance(data.get("ref_seq"), int) else None,

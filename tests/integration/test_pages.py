@@ -159,6 +159,34 @@ def test_each_roll_form_writes_its_kind(table: Table) -> None:
         assert json.loads(signed["body"])["kind"] == kind
 
 
+def test_a_special_orders_note_shows_as_written_then_as_read(table: Table) -> None:
+    """A note's text is shown line by line as written (it was one run of words, though the
+    reading below it names lines), then the rules engine's reading of it."""
+    client = table.client
+    form = client.get(f"/games/{table.game}/note").get_data(as_text=True)
+    text = "Monty,\n\nKarelia: 2 inf, arm\nSea battles: SUB, TRN\n"
+    sent = client.post(
+        f"/games/{table.game}/note",
+        data={
+            "csrf_token": csrf(form),
+            "nonce": hidden(form, "nonce"),
+            "topic": "special-orders",
+            "text": text,
+        },
+    )
+    assert sent.status_code == 302, alerts(sent.get_data(as_text=True))
+    page = client.get(f"/games/{table.game}").get_data(as_text=True)
+    note = re.search(r'<pre class="note">(.*?)</pre>\s*<p class="reading">(.*?)</p>', page, re.S)
+    assert note is not None
+    assert note.group(1) == "Monty,\n\nKarelia: 2 inf, arm\nSea battles: SUB, TRN"
+    reading = note.group(2).split("<br>")
+    assert reading[:2] == [
+        "Read by the rules engine as (the battles apply it so):",
+        "Orders of loss:",
+    ]
+    assert "  line 3: Karelia S.S.R.: 2 INF, ARM" in reading
+
+
 def test_a_replayed_post_shows_the_first_result(table: Table) -> None:
     data = roll_form(table)
     first = table.client.post(f"/games/{table.game}/roll", data=data)
