@@ -187,6 +187,21 @@ def test_delivery_over_a_real_smtp_conversation(
     assert all(r.status == "sent" and r.attempts == 1 for r in rows(league.ctx))
 
 
+def mailed_notes(
+    app: Flask, league: League, relay: tuple[Relay, int], who: int, topic: str, *texts: str
+) -> list[str]:
+    """The mentor's copy of each note of ``topic`` sent by member ``who``, as mailed."""
+    handler, port = relay
+    for text in texts:
+        send_note(league.ctx, who, league.game, {"topic": topic, "text": text})
+    deliver_due(courier_for(app, **smtp_config(port)))
+    return [
+        m.get_body(preferencelist=("plain",)).get_content()
+        for _, r, m in handler.received
+        if r == ["mentor@example.org"] and f"({topic})" in str(m["Subject"])
+    ]
+
+
 def test_special_orders_are_mailed_with_how_the_battles_read_them(
     app: Flask, league: League, relay: tuple[Relay, int]
 ) -> None:
@@ -194,16 +209,8 @@ def test_special_orders_are_mailed_with_how_the_battles_read_them(
     prior to the attacker rolling the battle then the Association defaults will be used." The
     battles read a special-orders note's text; its mail says how, line by line, so a
     defender whose order cannot be read learns it before the dice are rolled."""
-    handler, port = relay
     text = "OOL for Karelia: 2 inf, arm (IC stays)\nSea battles: SUB, TRN\nW Europe: inf, xyz\n"
-    send_note(league.ctx, 2, league.game, {"topic": "special-orders", "text": text})
-    send_note(league.ctx, 2, league.game, {"topic": "special-orders", "text": "be gentle"})
-    deliver_due(courier_for(app, **smtp_config(port)))
-    read, nothing = (
-        m.get_body(preferencelist=("plain",)).get_content()
-        for _, r, m in handler.received
-        if r == ["mentor@example.org"] and "special-orders" in str(m["Subject"])
-    )
+    read, nothing = mailed_notes(app, league, relay, 2, "special-orders", text, "be gentle")
     assert "Read by the rules engine as (the battles apply it so):" in read
     assert "  line 1: Karelia S.S.R.: 2 INF, ARM" in read
     assert "  line 2: every sea battle: SUB, TRN" in read
@@ -218,19 +225,8 @@ def test_a_retreat_note_is_mailed_with_how_it_was_read(
     """IAAPA Retreats: "if you wish to retreat these units you must declare the retreat
     location before you roll the next battle." A retreat note's mail says what retreat was
     read; it is no order of loss, and the battles' defaults are not its business."""
-    handler, port = relay
-    send_note(
-        league.ctx,
-        1,
-        league.game,
-        {"topic": "retreat", "text": "Battle #2 Egypt: retreat to Libya"},
-    )
-    send_note(league.ctx, 1, league.game, {"topic": "retreat", "text": "Libya, I think"})
-    deliver_due(courier_for(app, **smtp_config(port)))
-    read, nothing = (
-        m.get_body(preferencelist=("plain",)).get_content()
-        for _, r, m in handler.received
-        if r == ["mentor@example.org"] and "(retreat)" in str(m["Subject"])
+    read, nothing = mailed_notes(
+        app, league, relay, 1, "retreat", "Battle #2 Egypt: retreat to Libya", "Libya, I think"
     )
     assert (
         "Read by the rules engine as:\r\nRetreats:\r\n"
