@@ -64,7 +64,7 @@ _NUMBER = re.compile(
     r"(?:#\s*|\b(?:battle|attack|combat|bat)\s*(?:#|no\.?)?\s*)(\d{1,3})\b", re.IGNORECASE
 )
 _SCOPE_NOISE = re.compile(
-    r"\b(?:for|in|at|the|my|if|sub|subs|submarine|submarines|ss|it|its|they|will|shall|"
+    r"\b(?:for|from|in|at|the|my|if|sub|subs|submarine|submarines|ss|it|its|they|will|shall|"
     r"should|survives?|surviving|special|orders?|loss(?:es)?|ool|withdraw\w*|submerg\w*|retreat\w*|"
     r"battle|attack|combat|all|remaining|units?|defending|attacking|please|then|and|"
     r"location|zone\s+to|is|are|other|battles|attacks|every|each|any|rest|me|mine|our|we|"

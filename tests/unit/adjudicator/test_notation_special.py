@@ -298,3 +298,11 @@ def test_a_remark_in_brackets_in_an_order_of_loss() -> None:
         (None, None, [(U.INF, None), (U.FTR, None)]),
     ]
     assert codes(turn) == [(2, "info", "not-read")]
+
+
+def test_a_retreat_from_a_battles_place() -> None:
+    """ "Retreat from Karelia to Russia": "from" names the battle's place (it was read as a
+    place called 'from Karelia', an error, which now voids the retreat)."""
+    (back,) = parse("Retreat from Karelia to Russia").retreats
+    assert (back.territory, back.to) == ("Karelia S.S.R.", "Russia")
+    assert parse("Retreat from Karelia to Russia").diagnostics == ()
