@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import unique
 
 from adjudicator.fastenum import FastEnum
+from adjudicator.fastrecord import quick_init
 
 
 class Severity(FastEnum):
@@ -194,6 +195,7 @@ class Rule(FastEnum):
         return self.value
 
 
+@quick_init
 @dataclass(frozen=True)
 class Diagnostic:
     """One finding: how much it matters, the rule, what was wrong and what to do, and where.

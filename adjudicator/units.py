@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from adjudicator.fastenum import FastEnum
+from adjudicator.fastrecord import quick_init
 
 
 class Domain(FastEnum):
@@ -184,6 +185,7 @@ NEVER_CASUALTIES = frozenset({UnitType.AA, UnitType.IC})
 they change hands with the territory (facts sheet section 1; IAAPA AA Guns)."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class Units:
     """How many units of each type: a line of a turn ("8 INF, 1 ARM, 2 FTR"), a side of a

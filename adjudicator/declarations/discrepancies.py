@@ -27,6 +27,7 @@ from adjudicator.declarations.aftermath import NONE_THERE, STAY, Expectation, ca
 from adjudicator.declarations.findings import BY_LINE, Code, info_finding, warning_finding
 from adjudicator.declarations.placement import check_placements
 from adjudicator.diagnostics import Diagnostic, Rule
+from adjudicator.fastrecord import quick_init
 from adjudicator.notation.model import Turn
 from adjudicator.position.liberation import new_owner, restored
 from adjudicator.position.model import Position, PositionError, check, copied
@@ -49,6 +50,7 @@ TECH_DIE = 5
 """IPCs a research die costs [W6]."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class PostCombat:
     """A post-combat turn applied: the position after it, and what was found on the way."""

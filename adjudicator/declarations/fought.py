@@ -34,6 +34,7 @@ from adjudicator.declarations.geometry import FAR, Movement
 from adjudicator.declarations.plan import Lift, Site, build
 from adjudicator.declarations.sites import locate
 from adjudicator.diagnostics import Rule
+from adjudicator.fastrecord import quick_init
 from adjudicator.notation.model import CombatOutcome, CombatResult, Turn
 from adjudicator.position.model import CARGO
 from adjudicator.units import Domain, UnitType
@@ -48,6 +49,7 @@ _UNLOADED = (
 )
 
 
+@quick_init
 @dataclass(frozen=True)
 class Engagement:
     """Units of one type that took part in combat: ``count`` of them (None: not known), what
@@ -67,6 +69,7 @@ def unloaded(count: int, line: int) -> Engagement:
     return Engagement(count, what, Code.TRANSPORT_MOVE, Rule.TRANSPORT_UNLOADING)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Aloft:
     """Aircraft in the air after a battle at ``site``: ``count`` (None: not known) with

@@ -25,6 +25,7 @@ from adjudicator.declarations.findings import VOID_SUGGESTION, Code, error_findi
 from adjudicator.declarations.geometry import FAR, Movement, air_range
 from adjudicator.declarations.plan import Plan, Sortie
 from adjudicator.diagnostics import Diagnostic, Rule
+from adjudicator.fastrecord import quick_init
 from adjudicator.notation.model import BattleKind
 from adjudicator.units import UnitType
 
@@ -35,6 +36,7 @@ SEARCH_LIMIT = 20_000
 doubt (a finding must never be a guess)."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class Flight:
     """Planes of one type from one origin line: ``spare`` moves left after the battle."""

@@ -36,9 +36,11 @@ from adjudicator.declarations.geometry import Movement
 from adjudicator.declarations.plan import Plan, Site, Sortie
 from adjudicator.declarations.readings import Clue, OriginReading
 from adjudicator.diagnostics import Diagnostic, Rule
+from adjudicator.fastrecord import quick_init
 from adjudicator.units import UnitType
 
 
+@quick_init
 @dataclass(frozen=True)
 class Demand:
     """``count`` units of one type drawn from one origin for one battle, on ``line``."""

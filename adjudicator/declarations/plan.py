@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.declarations.geometry import Movement
 from adjudicator.declarations.readings import Claim, OriginReading, read_origins
+from adjudicator.fastrecord import quick_init
 from adjudicator.notation.model import Battle, BattleKind, Origin
 from adjudicator.position.model import CARGO, cargo_slots
 from adjudicator.powers import Power
@@ -27,6 +28,7 @@ _CARGO = tuple(CARGO)
 """CARGO as a tuple: membership by identity, with no enum hashing (a hot test)."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class Site:
     """Where a declared battle is fought: the declared place, or the one the orders make
@@ -48,6 +50,7 @@ class Site:
         return f"battle #{self.battle.number} ({self.space})"
 
 
+@quick_init
 @dataclass(frozen=True)
 class Sortie:
     """Units listed from one origin for one battle. ``fighting`` are those that fight there:
@@ -69,6 +72,7 @@ class Sortie:
         object.__setattr__(self, "place", self.origin.place)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Lift:
     """The transports of one line and the land units they carry (all the line's origins).
@@ -99,6 +103,7 @@ class Lift:
         return cargo_slots(self.cargo)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Plan:
     """Every battle's site, sortie and lift, in the order written."""

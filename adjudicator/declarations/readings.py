@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from adjudicator.declarations.geometry import Movement, can_reach
 from adjudicator.fastenum import FastEnum
+from adjudicator.fastrecord import quick_init
 from adjudicator.notation.model import Origin
 from adjudicator.units import Units, UnitType, tally
 
@@ -52,6 +53,7 @@ class OriginReading:
     units: Units
 
 
+@quick_init
 @dataclass(frozen=True)
 class Claim:
     """Units one origin of one battle draws: the battle's place, the origin as written, and

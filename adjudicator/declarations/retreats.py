@@ -38,6 +38,7 @@ from adjudicator.declarations.geometry import Movement, movement_of
 from adjudicator.declarations.plan import Plan, Site, build
 from adjudicator.declarations.sites import locate
 from adjudicator.diagnostics import Diagnostic, Rule
+from adjudicator.fastrecord import quick_init
 from adjudicator.notation.model import BattleKind, CombatOutcome, Retreat, SubWithdrawal, Turn
 from adjudicator.position.model import Position
 from adjudicator.position.serialize import POWER_NAMES
@@ -60,6 +61,7 @@ WITHDRAWAL_SUGGESTION = (
 )
 
 
+@quick_init
 @dataclass(frozen=True)
 class RetreatBattle:
     """A battle a retreat belongs to: where it was, and its combat moves if known."""

@@ -42,6 +42,7 @@ from adjudicator.declarations.purchases import check_purchases
 from adjudicator.declarations.retreats import check_retreats
 from adjudicator.declarations.returning import returning
 from adjudicator.diagnostics import Diagnostic, Rule
+from adjudicator.fastrecord import quick_init
 from adjudicator.names import Names
 from adjudicator.notation.jsonreport import diagnostic_report, summary, turn_report
 from adjudicator.notation.model import Battle, Turn, TurnKind
@@ -51,6 +52,7 @@ from adjudicator.position.serialize import POWER_NAMES
 from adjudicator.powers import Power
 
 
+@quick_init
 @dataclass(frozen=True)
 class TurnCheck:
     """A turn checked against the board: the findings, the battles they void, and the

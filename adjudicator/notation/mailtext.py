@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
+from adjudicator.fastrecord import quick_init
 
 _INTRO = re.compile(
     r"""^\s*(?:
@@ -89,6 +90,7 @@ _make_line = functools.partial(tuple.__new__, Line)
 """A :class:`Line` from a (number, text) pair, made without a Python-level call."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class Body:
     """The lines to read, the subject if the email was pasted with its headers, and notes."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.diagnostics import Diagnostic, Severity
 from adjudicator.fastenum import FastEnum
+from adjudicator.fastrecord import quick_init
 from adjudicator.powers import Power
 from adjudicator.units import Technology, Units, UnitType, tally
 
@@ -62,6 +63,7 @@ class CombatOutcome(FastEnum):
     """A strategic bombing raid was flown."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class TechResult:
     """Weapons development: dice bought and technologies gained ("2 dice: Jet Power")."""
@@ -71,6 +73,7 @@ class TechResult:
     technologies: tuple[Technology, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True)
 class Purchase:
     """Units bought ("Purchases: 3 INF, 1 TRN ($17)"), with money figures if written."""
@@ -81,6 +84,7 @@ class Purchase:
     remaining: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class Origin:
     """Attacking units from one place: "E Can 1 ARM on E Can SZ 1 TRN to UK SZ".
@@ -103,6 +107,7 @@ class Origin:
     could_be: tuple[str, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True)
 class Total:
     """The summary line: "Total UK v. Germany --- 8 INF, 1 ARM, 2 FTR v. 10 INF, AA"."""
@@ -114,6 +119,7 @@ class Total:
     defending_power: Power | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class Battle:
     """A declared combat: "Attack #1 - W Europe (10 INF, AA)" and the lines under it.
@@ -155,6 +161,7 @@ class Battle:
         return self.total.defender if self.total is not None else None
 
 
+@quick_init
 @dataclass(frozen=True)
 class CombatResult:
     """A result of combat, as the post-combat email reports it (IAAPA Post Combat Orders:
@@ -171,6 +178,7 @@ class CombatResult:
     damage: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class Move:
     """A non-combat move: "Kar 2 FTR to Russia", "UK 2 INF on UK SZ 1 TRN to E Can"."""
@@ -183,6 +191,7 @@ class Move:
     transports: Units = field(default_factory=Units)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Placement:
     """New units placed: "Ger 3 INF", "1 TRN Baltic SZ"."""
@@ -192,6 +201,7 @@ class Placement:
     units: Units
 
 
+@quick_init
 @dataclass(frozen=True)
 class MapEntry:
     """One line of the map update: a territory the power holds or has units in."""
@@ -213,6 +223,7 @@ class MapEntry:
         return units
 
 
+@quick_init
 @dataclass(frozen=True)
 class Count:
     """The territory and IPC count, "UK 30/$32" (IAAPA Post Combat Orders)."""
@@ -225,6 +236,7 @@ class Count:
     """False when the player wrote "30/32": the parser assumed territories first."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class LossEntry:
     """One step of an order of loss: a unit type, with a count when one was written."""
@@ -233,6 +245,7 @@ class LossEntry:
     count: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class SpecialOrderOfLoss:
     """A defender's order of loss, for one battle or (with no scope) for every battle.
@@ -249,6 +262,7 @@ class SpecialOrderOfLoss:
     """``"sea"`` or ``"land"``: for every battle of that kind ("OOL sea battles: SUB, BB")."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class SubWithdrawal:
     """Where a defending sub withdraws to (IAAPA Rules Clarifications, Sub Withdrawal)."""
@@ -259,6 +273,7 @@ class SubWithdrawal:
     territory: str | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class Retreat:
     """An attacker's retreat location (IAAPA Rules Clarifications, Retreats)."""
@@ -269,6 +284,7 @@ class Retreat:
     territory: str | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class Turn:
     """Everything read from one email, in the order written, with every diagnostic."""

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from adjudicator.fastenum import FastEnum
+from adjudicator.fastrecord import quick_init
 from adjudicator.notation.model import TurnKind
 from adjudicator.notation.tokens import has_digit
 
@@ -140,6 +141,7 @@ _CLOSER = re.compile(
 )
 
 
+@quick_init
 @dataclass(frozen=True)
 class Header:
     """A section header line, with any orders written after it on the same line."""
@@ -243,6 +245,7 @@ def header(text: str, low: str | None = None) -> Header | None:
     return None
 
 
+@quick_init
 @dataclass(frozen=True)
 class Title:
     """What a title line ("Germany 3 pre-combat", "Subject: G3 NCM") says of the turn."""

@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from adjudicator.boards import Board, BoardError
+from adjudicator.fastrecord import quick_init
 from adjudicator.powers import TURN_ORDER, Alliance, Power
 from adjudicator.units import NO_UNITS, Technology, Units, UnitType
 
@@ -57,6 +58,7 @@ def _frozen_units(units: Mapping[str, Mapping[Power, Units]]) -> Mapping[str, Po
     return MappingProxyType(cleaned)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Position:
     """Units, ownership, banks and technologies between two turns; build with :meth:`of`.
