@@ -15,8 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from adjudicator.declarations.geometry import movement_of
-from adjudicator.declarations.plan import build
-from adjudicator.declarations.sites import locate
+from adjudicator.declarations.sites import planned
 from adjudicator.notation.model import Battle, BattleKind, CombatOutcome, CombatResult, Turn
 from adjudicator.position.model import CARGO, Position
 from adjudicator.powers import Power
@@ -158,8 +157,7 @@ def _arrive(
 def _combat_known(exp: Expectation, position: Position, battles: Turn, turn: Turn) -> None:
     """The combat moves of ``battles`` (a pre-combat turn) and their results in ``turn``."""
     movement = movement_of(position, exp.power)
-    sites, _ = locate(battles, movement)
-    plan = build(sites, movement)
+    sites, _, plan = planned(battles, movement)
     for site in sites:
         lifts = [lf for lf in plan.lifts if lf.site.number == site.number]
         support = next((lf.unload for lf in lifts if lf.unload is not None), None)

@@ -18,9 +18,9 @@ from adjudicator.declarations.findings import BY_LINE, Code, info_finding, warni
 from adjudicator.declarations.geometry import Movement, movement_of
 from adjudicator.declarations.landing import check_landing
 from adjudicator.declarations.origins import check_origins
-from adjudicator.declarations.plan import Plan, build
+from adjudicator.declarations.plan import Plan
 from adjudicator.declarations.reach import check_reach
-from adjudicator.declarations.sites import locate
+from adjudicator.declarations.sites import planned
 from adjudicator.declarations.transports import check_transports
 from adjudicator.diagnostics import Diagnostic, Rule, Severity
 from adjudicator.notation.model import Battle, Turn
@@ -58,8 +58,7 @@ def check_declarations(
             )
         )
     movement = movement_of(position, power)
-    sites, located = locate(turn, movement)
-    plan = build(sites, movement)
+    _, located, plan = planned(turn, movement)
     found.extend(located)
     found.extend(check_origins(plan, movement))
     found.extend(check_reach(plan, movement))
@@ -79,7 +78,7 @@ def read_places(
     if not any(b.could_be for b in turn.battles):
         return ()
     movement = movement_of(position, power or attacker(turn, position))
-    sites, _ = locate(turn, movement)
+    sites, _, _ = planned(turn, movement)
     return tuple((s.battle, s.space) for s in sites if s.battle.could_be)
 
 

@@ -31,8 +31,8 @@ from adjudicator.declarations.aftermath import Expectation, Key, expect, result_
 from adjudicator.declarations.combat import check_declarations, void_battles
 from adjudicator.declarations.findings import Code
 from adjudicator.declarations.geometry import FAR, Movement
-from adjudicator.declarations.plan import Lift, Site, build
-from adjudicator.declarations.sites import locate
+from adjudicator.declarations.plan import Lift, Site
+from adjudicator.declarations.sites import planned
 from adjudicator.diagnostics import Rule
 from adjudicator.fastrecord import quick_init
 from adjudicator.notation.model import CombatOutcome, CombatResult, Turn
@@ -197,8 +197,7 @@ class _Known:
         self.combat = combat
         self.movement = combat.movement
         self.separate = precombat is not combat.turn
-        sites, _ = locate(precombat, self.movement)
-        self.plan = build(sites, self.movement)
+        self.plan = planned(precombat, self.movement)[2]
         self.lifts: dict[int, list[Lift]] = defaultdict(list)
         for lift in self.plan.lifts:
             self.lifts[lift.site.number].append(lift)

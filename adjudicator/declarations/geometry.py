@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from adjudicator.boards import Board
 from adjudicator.position.model import Position
@@ -127,6 +128,9 @@ class Movement:
         self.is_sea: Callable[[str], bool] = self.geometry.sea.__contains__
         """Whether a space is a sea zone (the set's own test: the checks ask it of every
         origin, battle and step)."""
+        self.last_plan: tuple[tuple[object, ...], Any] | None = None
+        """The battles of the last turn planned for this movement, with what
+        :func:`~.sites.planned` made of them."""
 
     def blocked(self, zone: str) -> bool:
         """Whether enemy units in sea ``zone`` stop a ship entering it."""

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 from adjudicator.declarations.findings import Code, warning_finding
 from adjudicator.declarations.geometry import Movement, movement_of
-from adjudicator.declarations.plan import Plan, Site, build
-from adjudicator.declarations.sites import locate
+from adjudicator.declarations.plan import Plan, Site
+from adjudicator.declarations.sites import planned
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.fastrecord import quick_init
 from adjudicator.notation.model import BattleKind, CombatOutcome, Retreat, SubWithdrawal, Turn
@@ -93,8 +93,10 @@ class RetreatCheck:
         self.board = position.board
         self.movement = movement_of(position, power)
         known = precombat is not None and bool(precombat.battles)
-        sites = locate(precombat, self.movement)[0] if precombat is not None and known else ()
-        self.plan: Plan | None = build(sites, self.movement) if known else None
+        self.plan: Plan | None = None
+        sites: tuple[Site, ...] = ()
+        if precombat is not None and known:
+            sites, _, self.plan = planned(precombat, self.movement)
         self.sites = sites
         self.results = turn.results
         self.outcomes: dict[int, CombatOutcome] = {}

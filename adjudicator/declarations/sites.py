@@ -33,7 +33,7 @@ from adjudicator.declarations.findings import (
     warning_finding,
 )
 from adjudicator.declarations.geometry import Movement, can_reach
-from adjudicator.declarations.plan import Site, fighting
+from adjudicator.declarations.plan import Plan, Site, build, fighting
 from adjudicator.diagnostics import Diagnostic, Rule
 from adjudicator.notation.model import Battle, BattleKind, Turn
 from adjudicator.powers import Alliance
@@ -250,3 +250,23 @@ def locate(turn: Turn, movement: Movement) -> tuple[tuple[Site, ...], list[Diagn
         sites.append(site)
         found.extend(notes)
     return tuple(sites), found
+
+
+def planned(
+    turn: Turn, movement: Movement
+) -> tuple[tuple[Site, ...], tuple[Diagnostic, ...], Plan]:
+    """:func:`locate` and :func:`~.plan.build` of ``turn``'s battles for ``movement``, made
+    once: a post-combat check weighs the same combat moves four times (their declarations,
+    what they leave, the battles fought, the retreats), and each would read them anew. The
+    last plan made is kept on ``movement`` with the battles it was made of (their tuple, by
+    identity: battles are immutable, and no other turn's can be the same object)."""
+    battles = turn.battles
+    kept = movement.last_plan
+    made: tuple[tuple[Site, ...], tuple[Diagnostic, ...], Plan]
+    if kept is not None and kept[0] is battles:
+        made = kept[1]
+        return made
+    sites, located = locate(turn, movement)
+    made = (sites, tuple(located), build(sites, movement))
+    movement.last_plan = (battles, made)
+    return made

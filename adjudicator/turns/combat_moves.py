@@ -25,8 +25,8 @@ Territories).
 from __future__ import annotations
 
 from adjudicator.declarations.geometry import Movement, movement_of
-from adjudicator.declarations.plan import Lift, Site, Sortie, build
-from adjudicator.declarations.sites import locate
+from adjudicator.declarations.plan import Lift, Site, Sortie
+from adjudicator.declarations.sites import planned
 from adjudicator.diagnostics import Rule, Severity
 from adjudicator.notation.model import BattleKind
 from adjudicator.position.model import CARGO
@@ -217,8 +217,7 @@ def depart(play: TurnInPlay) -> None:
     """Every fought battle's attackers leave their origins; ``play.fronts`` lists them all."""
     mover = play.mover
     movement = movement_of(play.table.start, mover)
-    sites, _ = locate(play.pre, movement)
-    plan = build(sites, movement)
+    sites, _, plan = planned(play.pre, movement)
     fronts = [Front(site, play.verdicts.get(site.number), _mode(play, site)) for site in sites]
     by_site = {id(front.site): front for front in fronts}
     covered = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 
 import pytest
@@ -14,6 +15,8 @@ from adjudicator.declarations.geometry import (
     geometry,
     movement_of,
 )
+from adjudicator.declarations.sites import planned
+from adjudicator.notation import parse
 from adjudicator.position import arranged, initial
 from adjudicator.powers import Power
 from adjudicator.units import Technology
@@ -64,6 +67,23 @@ def test_a_movement_is_shared_per_position_and_power() -> None:
     p = initial()
     assert movement_of(p, UK) is movement_of(p, UK)
     assert movement_of(p, UK) is not movement_of(p, G)
+
+
+def test_a_turn_s_battles_are_planned_once_for_a_movement() -> None:
+    """A post-combat check reads the same combat moves for the declarations, what they
+    leave, the battles fought and the retreats: the plan is made once, and made afresh for
+    another turn's battles, even written alike."""
+    text = "Germany 1 pre-combat\nCombat moves:\n#1 Karelia\nE Eur 3 INF, 2 ARM\nGer 1 FTR"
+    turn, again = parse(text), parse(text)
+    movement = movement_of(initial(), G)
+    sites, found, plan = planned(turn, movement)
+    assert [s.space for s in sites] == ["Karelia S.S.R."]
+    assert [s.place for s in plan.sorties] == ["East Europe", "Germany"]
+    assert planned(turn, movement)[2] is plan
+    assert dataclasses.replace(turn, moves=()).battles is turn.battles
+    assert planned(dataclasses.replace(turn, moves=()), movement)[2] is plan
+    other = planned(again, movement)
+    assert other[2] is not plan and other[2] == plan and other[1] == found
 
 
 def test_suez_is_open_to_the_side_holding_both_its_territories() -> None:
