@@ -30,6 +30,7 @@ decipherable word.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
@@ -41,6 +42,8 @@ from adjudicator.names.abbreviating import AbbreviationIndex, Shortenings, words
 T = TypeVar("T", bound=Hashable)
 
 RULE = "IAAPA Error Correction VI"
+_JOINS = re.compile(r"\s*[/&-]\s*")
+"""What joins the parts of a name written part by part ("Norway/Finland", "Jordan - Syria")."""
 ABBREVIATION_RULE = "IAAPA Abbreviations"
 
 
@@ -310,6 +313,9 @@ class NameTable(Generic[T]):
                 self.kind,
                 f"a number is never a typographical error ({RULE})" if key else "it is blank",
             )
+        joined = self._joined(written)
+        if joined is not None:
+            return joined
         form = words(written)
         cache_key = " ".join(form)
         reading = self._cache.get(cache_key)
@@ -344,6 +350,35 @@ class NameTable(Generic[T]):
                 "name in full",
             )
         return self._one(written, hits, reading.match)
+
+    def _joined(self, written: str) -> Resolution[T] | None:
+        """A name written as parts joined by "/", "&" or "-" that each name the same one, in
+        another order than its own ("Norway/Finland" for Finland Norway, "Jordan/Syria",
+        "Nor/Fin"): every part read exactly or as an abbreviation of it alone, none a
+        misspelling (each word is what the player meant, so it is readily decipherable)."""
+        parts = [part for part in _JOINS.split(written) if part]
+        if len(parts) < 2:
+            return None
+        values: set[T] = set()
+        shortened = False
+        for part in parts:
+            key = normalise(part)
+            if key in self._refusals:
+                return None
+            hits = self._exact_hits(key)
+            if not hits and self._shortened is not None:
+                hits = tuple(_Hit(v, a, 0) for v, a in self._shortened.fits(words(part)).items())
+                shortened = True
+            if len(hits) != 1:
+                return None  # no name, or several: never a misspelling (no search for one)
+            values.add(hits[0].value)
+        if len(values) != 1:
+            return None
+        value = values.pop()
+        label = self._label(value)
+        return Resolution(
+            written, value, label, label, Match.ABBREVIATED if shortened else Match.EXACT, 0
+        )
 
     def _read(self, key: str, form: tuple[str, ...], index: AbbreviationIndex[T]) -> _Reading[T]:
         """What a word that is no name is: the places it abbreviates, else a misspelling."""

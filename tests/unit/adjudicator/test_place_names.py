@@ -311,6 +311,35 @@ def test_the_rule_books_waters_lie_in_their_zones_on_the_map() -> None:
         assert west == "West Africa Sea Zone", (lon, lat)
 
 
+@pytest.mark.parametrize(
+    ("written", "canonical", "match"),
+    [
+        ("Norway/Finland", "Finland Norway", Match.EXACT),
+        ("Nor/Fin", "Finland Norway", Match.EXACT),
+        ("Jordan / Syria", "Syria Jordan", Match.EXACT),
+        ("Celebes/Borneo", "Borneo Celebes", Match.EXACT),
+        ("Rhodesia-Kenya", "Kenya-Rhodesia", Match.EXACT),
+        ("Chile & Argentina", "Argentina-Chile", Match.EXACT),
+        ("Sudan/Egypt", "Anglo Sudan Egypt", Match.EXACT),
+    ],
+)
+def test_a_name_written_part_by_part_in_another_order_is_that_place(
+    names: Names, written: str, canonical: str, match: Match
+) -> None:
+    """Tried as a new player: "Attack #1 Norway/Finland (3 inf)" named no place. Each part
+    names Finland Norway alone, so the whole is readily decipherable (IAAPA Error Correction
+    VI: "In all cases, the correct word must be readily decipherable")."""
+    r = names.place(written)
+    assert (r.value, r.match) == (canonical, match)
+
+
+@pytest.mark.parametrize("written", ["Norway/Sweden", "Ukraine/Russia", "Norway/Finlnd/"])
+def test_parts_naming_different_places_name_none(names: Names, written: str) -> None:
+    """Two places joined are no place: which one was meant is not decipherable."""
+    with pytest.raises(UnknownName):
+        names.place(written)
+
+
 @pytest.mark.parametrize("written", ["Xanadu", "Berlin Wall", ""])
 def test_unknown_places(names: Names, written: str) -> None:
     with pytest.raises(UnknownName):
