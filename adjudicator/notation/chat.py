@@ -10,6 +10,7 @@ word must be readily decipherable").
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from adjudicator.names.resolver import UnknownName
 from adjudicator.notation.mailtext import Line
@@ -132,11 +133,17 @@ def signature_lines(reader: Reader, lines: tuple[Line, ...]) -> set[int]:
 
 def _remark_before_a_name(reader: Reader, text: str) -> bool:
     """Whether a line above a closing name is a remark: a sentence ("Good luck!") that is
-    no order, and no header."""
+    no order, and no header. A sentence with no number that names no unit is one even if
+    it speaks of orders ("Please send your OOL for both battles. Thanks!"): the line is
+    read all the same, and only the name below it is left unread."""
     return (
         _SENTENCE_END.search(text) is not None
         and header(text) is None
-        and (not looks_like_an_order(reader, text, Section.NONE) or refers_only(reader, text))
+        and (
+            not looks_like_an_order(reader, text, Section.NONE)
+            or refers_only(reader, text)
+            or (not has_digit(text) and not mentions_units(reader, text))
+        )
     )
 
 
@@ -195,10 +202,10 @@ def may_refer(text: str) -> bool:
 
 
 def refers_only(reader: Reader, text: str, toks: list[Token] | None = None) -> bool:
-    """Whether a sentence of four words or more names no unit, and every number, "#" and
+    """Whether a sentence of three words or more names no unit, and every number, "#" and
     "$" in it is a battle's or a round's number ("Rolling battle 2 next", "I'll roll #1
     first"): a remark about orders, not one."""
-    if not may_refer(text) or _REFERENCE.search(text) is None or len(text.split()) < 4:
+    if not may_refer(text) or _REFERENCE.search(text) is None or len(text.split()) < 3:
         return False
     if _SPECIAL.search(text):
         return False
@@ -222,13 +229,19 @@ _BRACKETED = re.compile(r"[(\[]([^)\]]*)")
 """What each bracket of a line holds (to its end, if it is not closed)."""
 
 
-def is_remark(reader: Reader, inside: list[Token]) -> bool:
+_IPC_WORDS = frozenset({"ipc", "ipcs", "ipc's"})
+
+
+def is_remark(reader: Reader, inside: list[Token], *, amounts: bool = False) -> bool:
     """Whether a bracket's tokens are a remark ("captured", "already counted above, 4 spaces
     total"): words, and numbers that count no unit, with no unit, no word for an empty
-    space, no place and no word of a move's route."""
+    space, no place and no word of a move's route. Where ``amounts`` are read (a purchase),
+    a count of IPCs ("(19 IPCs)") is the amount spent, no remark."""
     lookup = reader.lookup
     words = [tok for tok in inside if tok.kind == WORD]
     if not words or any(tok.kind not in (WORD, NUM, PUNCT) for tok in inside):
+        return False
+    if amounts and any(tok.kind == NUM and nxt.low in _IPC_WORDS for tok, nxt in pairwise(inside)):
         return False
     for tok in words:
         if (
@@ -242,15 +255,17 @@ def is_remark(reader: Reader, inside: list[Token]) -> bool:
     return isinstance(lookup.place(" ".join(tok.text for tok in words)), UnknownName)
 
 
-def remarks(reader: Reader, text: str, toks: Tokens) -> tuple[str, Tokens, list[str]]:
-    """The line without its brackets that are remarks (:func:`is_remark`), and the remarks
-    as written: "Norway 1 FTR to UK (already counted above)"."""
+def remarks(
+    reader: Reader, text: str, toks: Tokens, *, amounts: bool = False
+) -> tuple[str, Tokens, list[str]]:
+    """The line without its brackets that are remarks (:func:`is_remark`, ``amounts`` as
+    there), and the remarks as written: "Norway 1 FTR to UK (already counted above)"."""
     if all(
         (words := inside.split(maxsplit=1)) and words[0].lower() in ROLE_WORDS
         for inside in _BRACKETED.findall(text)
     ):
         return text, toks, []  # "(land Karelia)": every bracket has a part in the move
-    cuts = [(i, j) for i, j, inside in brackets(toks) if is_remark(reader, inside)]
+    cuts = [(i, j) for i, j, inside in brackets(toks) if is_remark(reader, inside, amounts=amounts)]
     if not cuts:
         return text, toks, []
     said = [toks.span(i, j) for i, j in cuts]

@@ -130,8 +130,13 @@ def _special_hint(low: str) -> bool:
 _LINE = operator.attrgetter("line")
 """A diagnostic's line: the order a turn lists its diagnostics in."""
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,3})[.)]\s+")
-_PLACE_ALONE = re.compile(r"\s*([^()\[\]:]+?)\s*(?:[(\[][^()\[\]]*[)\]]|:)?\s*\Z")
-"""A place written alone, or with a bracketed list or a colon after it ("Karelia (2 INF)")."""
+_PLACE_ALONE = re.compile(
+    r"\s*([^()\[\]:]+?)\s*(?:[(\[][^()\[\]]*[)\]]|:|(?:[-–—:]\s*|\s)(?:def(?:enders?|ending"
+    r"|ended\s+by)?\.?|defended\s+by|vs\.?|versus)\b[^()\[\]]*)?\s*\Z",
+    re.IGNORECASE,
+)
+"""A place written alone, or with a bracketed list or a colon after it ("Karelia (2 INF)"),
+or with its defenders named as such ("Hawaii SZ - defenders: 1 BB, 1 FTR")."""
 _STAYS = re.compile(
     r"(?:->|=>|→|>|\bto\b|:|-)?\s*\b(?:stays?(?:\s+put)?|remains?|holds?|no\s+move)\s*[.!]?\s*\Z",
     re.IGNORECASE,
@@ -483,7 +488,8 @@ class TurnParser:
     def _without_remarks(self, number: int, text: str, toks: Tokens) -> tuple[str, Tokens]:
         """The line without its bracketed remarks, each noted ("Norway 1 FTR to UK
         (already counted above, 4 spaces total)")."""
-        text, toks, said = remarks(self.reader, text, toks)
+        amounts = self.section is Section.PURCHASES  # "(19 IPCs)": what the units cost
+        text, toks, said = remarks(self.reader, text, toks, amounts=amounts)
         for remark in said:
             self.reader.remark(
                 number,

@@ -47,7 +47,7 @@ _PHRASES: dict[Section, str] = {
     Section.TECH: r"tech(?:nology|nologies|s)?(?:\s+(?:results?|rolls?|dev(?:elopment)?|"
     r"research))?|weapons?\s+development|research(?:\s+results?)?|r\s?&\s?d",
     Section.PURCHASES: r"(?:purchase|buy)\s+units|purchases?|purchased|buys?|bought|builds?|"
-    r"production|(?:new\s+)?units\s+purchased|spending",
+    r"production|(?:new\s+)?units\s+(?:purchased|bought|built)|spending",
     Section.COMBAT: r"combat(?:\s+(?:moves?|movements?|orders|declarations?|phase))?|attacks?",
     Section.RESULTS: r"(?:combat\s+|battle\s+)?results?(?:\s+of\s+combat)?|"
     r"battle\s+outcomes?|outcomes?",

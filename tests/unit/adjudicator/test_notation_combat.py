@@ -188,6 +188,27 @@ def test_battles_as_a_numbered_list_after_the_purchases() -> None:
     assert turn.diagnostics == ()
 
 
+def test_a_numbered_battle_names_its_defenders_after_a_dash() -> None:
+    """Tried as a new player (Japan): "1) Hawaii SZ - defenders: 1 bb, 1 ftr" was no battle
+    ("could not read '1'"), so its attackers had none to join; "#1 Hawaii SZ - defenders: ..."
+    was read. A list item whose place is followed by its defenders, named as such, heads a
+    battle as the "#1" header does; "1. Karelia with 3 inf" still does not."""
+    turn = parse(
+        "Japan 1 pre-combat\nCombat moves\n1) Hawaii SZ - defenders: 1 bb, 1 ftr\n"
+        "   Japan SZ: 1 AC, 2 FTR, 1 BB\n2. Karelia vs 3 inf, 1 arm\n   Manchuria 3 inf\n"
+    )
+    assert [(b.number, b.territory, b.defender, b.attacker) for b in turn.battles] == [
+        (
+            1,
+            "Hawaii Sea Zone",
+            Units.of({U.BB: 1, U.FTR: 1}),
+            Units.of({U.AC: 1, U.FTR: 2, U.BB: 1}),
+        ),
+        (2, "Karelia S.S.R.", Units.of({U.INF: 3, U.ARM: 1}), Units.of({U.INF: 3})),
+    ]
+    assert turn.diagnostics == ()
+
+
 def test_a_numbered_line_that_is_no_place_alone_heads_no_battle() -> None:
     turn = parse("Combat:\n1. Karelia with 3 inf from East Europe")
     assert turn.battles == ()

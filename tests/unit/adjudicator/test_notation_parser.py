@@ -408,7 +408,7 @@ def test_a_sentence_naming_a_battle_to_roll_is_a_remark() -> None:
     turn = parse(
         "Germany 1 pre-combat\n\nCombat moves:\nAttack #1 - Karelia\nE Europe 3 inf\n"
         "Will roll battle 1 first. Good luck mate.\nRolling battle 2 next\n"
-        "I'll roll #1 first\nRolling #1 with 3 inf first\n"
+        "I'll roll #1 first\nRolling #1 with 3 inf first\nRolling #1 first.\n"
     )
     assert [b.attacker for b in turn.battles] == [Units.of({UnitType.INF: 3})]
     assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
@@ -416,6 +416,7 @@ def test_a_sentence_naming_a_battle_to_roll_is_a_remark() -> None:
         (7, "info", "not-read"),
         (8, "info", "not-read"),
         (9, "error", "unknown-name"),
+        (10, "info", "not-read"),  # three words: 'first.' was an unknown unit
     ]
 
 
@@ -539,3 +540,36 @@ def test_a_name_after_a_closing_remark_is_a_signature() -> None:
     )
     assert [o.place for o in turn.battles[0].origins] == ["Karelia S.S.R."]
     assert [(d.line, d.code) for d in turn.diagnostics] == [(7, "not-read")]
+
+
+def test_a_name_after_a_request_for_orders_of_loss_is_a_signature() -> None:
+    """Tried as a new player: "Please send your OOL for both battles. Thanks!" then "Ivan"
+    under "Non-combat: none yet". "OOL" made the request look like an order, so the name
+    was no signature: it was read as a non-combat move from Iran (Persia) with no
+    destination, an error in an email with none."""
+    turn = parse(
+        "Russia round 1 - combat\n\nCombat:\nAttack 1: Ukraine (3 inf, 2 arm, 1 ftr)\n"
+        "  Caucasus 2 inf, 1 arm\n\nNon-combat: none yet\n\n"
+        "Please send your OOL for both battles. Thanks!\nIvan\n"
+    )
+    assert not turn.moves
+    assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
+        (7, "info", "not-read"),
+        (9, "info", "not-read"),
+    ]
+
+
+def test_units_bought_heads_the_purchases_and_a_bracketed_ipc_count_is_their_cost() -> None:
+    """Tried as a new player (Japan): "Units bought: 1 carrier, 1 infantry (19 IPCs)" under
+    "Research: none" was an error, a tech result that could not be read; and "(19 IPCs)"
+    after a purchase was set aside as a remark, so a wrong total went unremarked. The
+    amount in brackets is checked against the printed prices as "= 19 IPCs" is."""
+    turn = parse("Japan turn 1\n\nResearch: none\nUnits bought: 1 carrier, 1 infantry (19 IPCs)\n")
+    assert [(p.units, p.spent) for p in turn.purchases] == [
+        (Units.of({UnitType.INF: 1, UnitType.AC: 1}), 19)
+    ]
+    assert turn.diagnostics == ()
+    remark = parse("Japan 1 pre-combat\nNCM:\nJapan 1 INF to Manchuria (3 IPC there)\n")
+    assert [(d.code, d.message) for d in remark.diagnostics] == [
+        ("not-read", "'(3 IPC there)' was read as a remark, not as part of the order")
+    ]
