@@ -452,7 +452,7 @@ class TurnParser:
         return bool(kind)
 
     def _result(self, number: int, text: str, battle: int | None) -> bool:
-        got = results.result(self.reader, number, text, tokenize(text), battle)
+        got = results.result(self.reader, number, text, tokenize(text), battle, self.found.power)
         if got is None:
             return False
         self.found.results.append(got)

@@ -15,6 +15,7 @@ from adjudicator.notation.listing import span_text
 from adjudicator.notation.model import CombatOutcome, CombatResult
 from adjudicator.notation.reading import HARD_STOPS, Reader
 from adjudicator.notation.tokens import MONEY, NUM, WORD, Token, Tokens, closing
+from adjudicator.powers import Power
 from adjudicator.units import Units, UnitType
 
 OUTCOMES: dict[str, CombatOutcome] = {
@@ -95,7 +96,18 @@ _DID = frozenset(
 """Verbs saying what units did in the battle, not whether they are left ("2 INF landed, 1
 INF survived", "BB bombarded"): the units before them are neither survivors nor losses."""
 _KILLED = frozenset(
-    {"killed", "kill", "kills", "sank", "sink", "sinks", "destroyed", "destroy", "eliminated"}
+    {
+        "killed",
+        "kill",
+        "kills",
+        "sank",
+        "sunk",
+        "sink",
+        "sinks",
+        "destroyed",
+        "destroy",
+        "eliminated",
+    }
 )
 """Verbs whose object is the enemy's units ("killed their trn", "sank 2 TRN"): what the
 attacker's dice did, never the attacker's survivors or losses (those are written after
@@ -142,7 +154,12 @@ def says_result(text: str) -> bool:
 
 
 def result(
-    reader: Reader, line: int, text: str, toks: Tokens, number: int | None
+    reader: Reader,
+    line: int,
+    text: str,
+    toks: Tokens,
+    number: int | None,
+    mover: Power | None = None,
 ) -> CombatResult | None:
     """A result of combat ("W Europe: taken, 6 INF, 1 ARM left"); None if it gives no
     outcome, or names neither a battle number nor a place (chat: "Took me ages").
@@ -154,6 +171,10 @@ def result(
     indicates "the results of combat"; the engine does not decide one silently). "All my
     units died", "lost everything", "nothing left" say every attacker was destroyed: lost,
     no survivors (:attr:`CombatOutcome.LOST`).
+
+    ``mover``, the power whose turn it is, when known: units named with a power of the
+    other side ("sank the UK BB", "UK bb sunk" in Germany's turn) are the defender's
+    casualties; named with the mover's own side they are the attacker's, as "my" are.
     """
     n = len(toks)
     i = 0
@@ -180,6 +201,8 @@ def result(
     """Where the last unit list ended (and began): a loss word right after names them."""
     listed = False
     """Whether the survivors were listed, closed by a word after them ("2 INF left")."""
+    sank: tuple[int, int] | None = None
+    """Tokens of the first phrase naming the defender's casualties ("sank the UK BB")."""
     while i < n:
         tok, low = toks[i], toks[i].low
         nxt = toks[i + 1] if i + 1 < n else None
@@ -283,8 +306,13 @@ def result(
                 if j > i:
                     retreat_to = reader.place(line, span_text(text, toks, i, j), Rule.POST_COMBAT)
                     i = j
-        elif (low in _KILLED or low in _THEIRS) and (theirs := _enemy_units(reader, toks, i, n)):
-            i = theirs  # "killed their trn", "sank 2 TRN": the defender's casualties
+        elif (low in _KILLED or low in _THEIRS or _enemy_power(reader, tok, mover)) and (
+            theirs := _enemy_units(reader, toks, i, n, mover)
+        ):
+            if theirs < n:  # "UK bb sunk": the words that say so are the phrase's too
+                theirs = _died(toks, theirs, n) or theirs
+            sank = sank or (i, theirs)
+            i = theirs  # "killed their trn", "sank the UK BB", "UK bb sunk": the defender's
             mode = ""
         else:
             i += 1
@@ -308,6 +336,18 @@ def result(
             f"ended; read as lost, with "
             + (f"{survivors + pending} surviving" if survivors or pending else "no survivors"),
             'write the outcome too: "lost, 1 SUB lost" or "won, lost 1 SUB"',
+            "unstated-outcome",
+        )
+    elif outcome is None and sank is not None and (survivors or pending):
+        outcome = CombatOutcome.WON  # the defender's units destroyed, the attacker's left
+        said = span_text(text, toks, *sank)
+        where = f"battle #{number}" if number is not None else written
+        reader.warning(
+            line,
+            Rule.POST_COMBAT,
+            f"{where}: {said!r} names the defender's losses and {survivors + pending} "
+            "surviving, but not how the battle ended; read as won",
+            'write the outcome too: "won, 1 SUB left"',
             "unstated-outcome",
         )
     if outcome is None:
@@ -335,12 +375,18 @@ def _captured(toks: Tokens, start: int, end: int, units: Units) -> bool:
     )
 
 
-def _enemy_units(reader: Reader, toks: Tokens, i: int, n: int) -> int:
+def _enemy_units(reader: Reader, toks: Tokens, i: int, n: int, mover: Power | None) -> int:
     """Where the defender's units named at ``i`` end ("killed their trn", "sank 2 TRN and
     1 BB", "their ftr"), or 0 if no units follow. Units after a comma are the defender's
     too unless a word after them says they are the attacker's ("sank 2 TRN, 1 SUB left")."""
-    j = i + 1 if toks[i].low in _KILLED else i
-    while j < n and (toks[j].low in _THEIRS or toks[j].low in _DETERMINERS):
+    killed = toks[i].low in _KILLED
+    j = i + 1 if killed else i
+    while j < n and (
+        toks[j].low in _THEIRS
+        or toks[j].low in _DETERMINERS
+        or _enemy_power(reader, toks[j], mover)
+        or (killed and _names_a_power(reader, toks[j]))  # "sank the UK BB": the verb says
+    ):
         j += 1
     if j == i or not reader.unit_start(toks, j, n):
         return 0
@@ -355,6 +401,21 @@ def _enemy_units(reader: Reader, toks: Tokens, i: int, n: int) -> int:
             break  # "sank 2 TRN, 1 SUB left": the survivor is the attacker's
         j = after
     return j
+
+
+def _names_a_power(reader: Reader, tok: Token) -> Power | None:
+    """The power a word names ("UK", "British"); lower-case "us" is the pronoun."""
+    if tok.kind != WORD or tok.text == "us":
+        return None
+    return reader.lookup.power(tok.text)
+
+
+def _enemy_power(reader: Reader, tok: Token, mover: Power | None) -> bool:
+    """Whether a word names a power of the other side than ``mover`` ("UK", "British" in
+    Germany's turn): the units after it are the defender's. False when the mover is not
+    known."""
+    named = _names_a_power(reader, tok) if mover is not None else None
+    return named is not None and mover is not None and named.alliance is not mover.alliance
 
 
 def _past_unit(reader: Reader, toks: Tokens, i: int, n: int) -> int:

@@ -50,6 +50,34 @@ class TestPostCombatResults(NotationCase):
         ]
         assert [(d.line, d.code) for d in turn.diagnostics] == [(2, "unstated-outcome")]
 
+    def test_the_defenders_casualties_named_by_their_power(self, read: Read) -> None:
+        """Tried as a new player (Germany): "won, sank the UK BB, 1 sub left" counted the
+        British battleship among Germany's survivors, silently; "UK bb sunk, my sub
+        survived" was read as lost, the battleship Germany's loss. A power of the other
+        side names the defender's units; after "sank" any power does ("sank the UK BB"
+        with no title). Without the outcome, the defender's losses and the attacker's
+        survivors are read as won, and the engine says so."""
+        turn = read(
+            "Germany 1 post-combat\nResults:\n#1 North Sea: won, sank the UK BB, 1 sub left\n"
+            "#2 Baltic SZ: UK bb sunk, my sub survived\n"
+            "#3 Karelia: killed the Russian inf, 2 arm remain\n"
+            "#4 UK SZ: won, 1 SUB survives, German TRN sunk\n"
+        )
+        assert [(r.number, r.outcome, r.survivors, r.losses) for r in turn.results] == [
+            (1, CombatOutcome.WON, Units.of({U.SUB: 1}), Units()),
+            (2, CombatOutcome.WON, Units.of({U.SUB: 1}), Units()),
+            (3, CombatOutcome.WON, Units.of({U.ARM: 2}), Units()),
+            (4, CombatOutcome.WON, Units.of({U.SUB: 1}), Units.of({U.TRN: 1})),
+        ]
+        assert [(d.line, d.code) for d in turn.diagnostics] == [
+            (4, "unstated-outcome"),
+            (5, "unstated-outcome"),
+        ]
+        untitled = read("Results:\n#1 North Sea: sank the UK BB, 1 sub left\n")
+        assert [(r.outcome, r.survivors) for r in untitled.results] == [
+            (CombatOutcome.WON, Units.of({U.SUB: 1}))
+        ]
+
     def test_a_captured_aa_gun_or_complex_is_no_survivor(self, read: Read) -> None:
         """Tried as a new player: "1 inf, 1 arm left; AA captured" counted the Chinese AA
         gun among Japan's surviving attackers."""
