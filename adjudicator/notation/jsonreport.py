@@ -56,17 +56,19 @@ is for people and not part of the format (version 1 printed "<part>, <heading>" 
 engine's citations were made one). A diagnostic's ``code`` is stable (messages may be
 reworded). Errors (part of the turn not
 read): unknown-name, ambiguous-name, bad-number ("1O inf"), unreadable, no-battle,
-no-units, no-place, no-destination, count-units (both numbers in $). Warnings (read, but
+no-units, no-place, no-destination, count-units (both numbers in $, or the IPCs alone:
+"IPC: 35"). Warnings (read, but
 look): typo (a corrected misspelling), ambiguous-origin (an attacking origin written so
 that it fits several places, "Car SZ": read as ``could_be``), ambiguous-battle (a battle's
 place written so, "Attack #1 - Can SZ": the battle is kept with its ``could_be``),
 count-units ("UK 30/32"),
 total-mismatch, defender-mismatch, missing-origin, no-attackers, destination-mismatch,
 duplicate-battle, not-read (a line naming units that was not understood), no-orders,
-unstated-outcome (a result giving casualties but not how the battle ended, "lost my sub":
-read as lost), unclear-survivors (units after "lost" that could split anywhere between lost
-and left, "lost 2 INF, 1 ARM, 3 FTR left": read as the first lost), no-move (a non-combat
-move whose units start where it takes them: "Japan SZ 2 TRN -> Manchuria SZ"), no-origin
+unstated-outcome (a result giving casualties but not how the battle ended: "lost my sub"
+read as lost, "sank their BB, 1 SUB left" as won), unclear-survivors (units after "lost"
+that could split anywhere between lost and left, "lost 2 INF, 1 ARM, 3 FTR left": read as
+the first lost), no-move (a non-combat move whose units start where it takes them: "Japan SZ
+2 TRN -> Manchuria SZ"), no-origin
 (a non-combat move naming no place its units start from: "bmb returns to Germany"). Notes:
 quoted, implicit-battle (a battle read from a move, with no header), not-read (chat),
 abbreviation (a shortened place name read as the one place it fits: "Caro SZ"), stays (a

@@ -87,6 +87,11 @@ _COUNT_FORM = (
     '"use units to distinguish between territory count and IPC count, i.e. UK 30/$32")'
 )
 """How a count the parser could not read is written."""
+_IPCS_ONLY = re.compile(
+    r"^\W*(?:(?:ipcs?|income|ipc\s+count)\s*[:=\-]?\s*)?\$?\s?\d{1,5}\s*(?:ipcs?)?[\s.!]*$",
+    re.IGNORECASE,
+)
+"""One number where the count is two ("IPC: 35", "IPCs = $35", "35" under "Income:")."""
 _UNDER_A_HEADER = (
     'if it is an order, write it under the header of its part of the turn ("Purchases:", '
     '"Combat moves:", "Non-combat moves:", "Placement:") in the rule book\'s notation, '
@@ -347,6 +352,16 @@ class TurnParser:
         ):
             return  # "Russia round 1" above the orders
         if self._count(number, text, low if plain else None):
+            return
+        if ("ipc" in low or self.section is Section.COUNT) and _IPCS_ONLY.match(text):
+            self.reader.error(
+                number,
+                Rule.POST_COMBAT,
+                f"{text.strip()!r} gives one number, but the count is two: the territories "
+                "and the IPCs",
+                _COUNT_FORM,
+                "count-units",
+            )
             return
         if (
             names_a_kind(low)

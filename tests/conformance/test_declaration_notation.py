@@ -148,6 +148,21 @@ class TestPostCombatOrders(NotationCase):
         )
         assert "UK 30/$32" in warning.suggestion
 
+    def test_the_ipcs_alone_are_half_a_count(self, read: Read) -> None:
+        """and give a territory and IPC count: tried as a new player, "IPC: 35" at the end
+        of a map update was an unknown territory "IPC", and "Income: 35" was "could not read
+        '35'". Either is one number where the count is two, and the error says so."""
+        turn = read(
+            "Germany 1 post-combat\nMap update:\nGermany 9 INF\nIPC: 35\nIncome: $35\n"
+        )
+        assert turn.counts == ()
+        assert [(d.line, d.severity, d.code) for d in turn.diagnostics] == [
+            (4, Severity.ERROR, "count-units"),
+            (5, Severity.ERROR, "count-units"),
+        ]
+        assert "gives one number, but the count is two" in turn.diagnostics[0].message
+        assert "UK 30/$32" in turn.diagnostics[0].suggestion
+
     def test_the_map_update_lists_territories_with_units_or_possessed(self, read: Read) -> None:
         """a map update (This is a list that contains all territories that said country has
         units in and/or possesses)"""
