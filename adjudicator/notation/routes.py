@@ -29,6 +29,7 @@ _ROLES = {
     "on": "on",
     "onto": "on",
     "aboard": "on",
+    "by": "on",  # "2 INF by transport from UK SZ"
     "to": "to",
     "into": "to",
     "unload": "to",
@@ -255,6 +256,9 @@ def read_route(
             elif seg.role == "from":
                 if item.units:
                     origins.append(Start(place, item.units, could_be))
+                elif zoneless and place is not None:
+                    path.append(place)  # "by transport from UK SZ": the transports' zone
+                    zoneless = False
                 else:
                     from_place = place
             elif seg.role == "on" or (seg.role == "via" and _only_transports(item.units)):

@@ -152,9 +152,7 @@ class TestPostCombatOrders(NotationCase):
         """and give a territory and IPC count: tried as a new player, "IPC: 35" at the end
         of a map update was an unknown territory "IPC", and "Income: 35" was "could not read
         '35'". Either is one number where the count is two, and the error says so."""
-        turn = read(
-            "Germany 1 post-combat\nMap update:\nGermany 9 INF\nIPC: 35\nIncome: $35\n"
-        )
+        turn = read("Germany 1 post-combat\nMap update:\nGermany 9 INF\nIPC: 35\nIncome: $35\n")
         assert turn.counts == ()
         assert [(d.line, d.severity, d.code) for d in turn.diagnostics] == [
             (4, Severity.ERROR, "count-units"),

@@ -494,6 +494,29 @@ def test_a_new_players_uk_amphibious_turn() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "UK: 2 inf by transport from UK SZ",
+        "UK 2 inf by trn from UK SZ to Norway",
+        "UK: 2 inf, by transport, from UK SZ",
+    ],
+)
+def test_units_by_transport_from_a_sea_zone(origin: str) -> None:
+    """Tried as a new player: "UK: 1 inf, 1 arm by transport from UK SZ" was an error
+    ('by' is no place). "By transport" is "on" a transport, and the zone "from" which it
+    sails is the transports' zone, as in "UK 2 INF on UK SZ 1 TRN"."""
+    turn = parse(f"UK 1 Combat\nCombat:\n#1 Norway (3 inf)\n{origin}\n")
+    (landing,) = turn.battles[0].origins
+    assert (landing.place, landing.units.label(), landing.transports.label(), landing.via) == (
+        "United Kingdom",
+        "2 INF",
+        "1 TRN",
+        ("North Sea Zone",),
+    )
+    assert turn.diagnostics == ()
+
+
 def test_a_new_players_american_landing() -> None:
     """Tried as a new player: "Algeria (amphibious) - 1 inf" took the mark for the
     defenders' bracket (the defenders after it were then refused), and "2 trn carrying 2
