@@ -133,18 +133,26 @@ def signature_lines(reader: Reader, lines: tuple[Line, ...]) -> set[int]:
 
 def _remark_before_a_name(reader: Reader, text: str) -> bool:
     """Whether a line above a closing name is a remark: a sentence ("Good luck!") that is
-    no order, and no header. A sentence with no number that names no unit is one even if
-    it speaks of orders ("Please send your OOL for both battles. Thanks!"): the line is
-    read all the same, and only the name below it is left unread."""
+    no order, and no header. A sentence that names no unit, with no number but a battle's,
+    is one even if it speaks of orders ("Please send your OOL for both battles. Thanks!"):
+    the line is read all the same, and only the name below it is left unread."""
     return (
         _SENTENCE_END.search(text) is not None
         and header(text) is None
         and (
             not looks_like_an_order(reader, text, Section.NONE)
             or refers_only(reader, text)
-            or (not has_digit(text) and not mentions_units(reader, text))
+            or names_no_units(reader, text)
         )
     )
+
+
+def names_no_units(reader: Reader, text: str) -> bool:
+    """Whether a line names no unit, and has no number but a battle's or a round's ("Please
+    send your OOL for both battles.", "Rolling #1 first. Please send your OOL"): whatever
+    words of orders it holds, it gives none."""
+    rest = _REFERENCE.sub(" ", text) if "#" in text or may_refer(text) else text
+    return not has_digit(rest) and not _names_a_unit(reader, tokenize(rest))
 
 
 _BATTLE_NUMBER = re.compile(r"#\s*\d")

@@ -30,6 +30,7 @@ from adjudicator.notation.chat import (
     looks_like_an_order,
     may_refer,
     mentions_units,
+    names_no_units,
     refers_only,
     remarks,
     signature_lines,
@@ -379,9 +380,14 @@ class TurnParser:
             if (
                 special.marked_kind(text) == "loss"
                 and not special.lists_a_unit_first(self.reader, text)
-                and (is_prose(text) or not mentions_units(self.reader, text))
+                and (
+                    is_prose(text)
+                    or not mentions_units(self.reader, text)
+                    or names_no_units(self.reader, text)
+                )
             ):
-                self._not_read(number, text)  # "Defender OOL is yours, Monty.", "as usual"
+                # "Defender OOL is yours, Monty.", "Rolling #1 first. Please send your OOL"
+                self._not_read(number, text)
                 return
             mark = self._mark(number, text)
             if self._special(number, text, marked=True):
@@ -581,7 +587,7 @@ class TurnParser:
     def _not_read(self, number: int, text: str, toks: list[Token] | None = None) -> None:
         rule = _SECTION_RULES[self.section]
         r = self.reader
-        remark = refers_only(r, text, toks)  # "Rolling battle 2 next"
+        remark = refers_only(r, text, toks) or names_no_units(r, text)  # "Rolling #2 next"
         if (
             has_digit(text)
             and self.section is not Section.NONE

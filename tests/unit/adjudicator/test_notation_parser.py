@@ -596,3 +596,22 @@ def test_units_bought_heads_the_purchases_and_a_bracketed_ipc_count_is_their_cos
     assert [(d.code, d.message) for d in remark.diagnostics] == [
         ("not-read", "'(3 IPC there)' was read as a remark, not as part of the order")
     ]
+
+
+def test_a_request_for_orders_of_loss_after_a_remark_is_no_order_of_loss() -> None:
+    """Tried as a new player by email: "Rolling #1 first. Please send your OOL for both
+    battles. Thanks!" was read as an order of loss ('send your' no place, 'for' read as
+    FTR, and the rules engine proposed a typographical ruling on it), and the name "Ivan"
+    below it as an attack from Iran. A line naming no unit, with no number but a battle's,
+    gives no order whatever words of orders it holds."""
+    turn = parse(
+        "Russia 1 combat\nCombat:\n#1 Ukraine\nCaucasus 2 inf\n\n"
+        "Rolling #1 first. Please send your OOL for both battles. Thanks!\nIvan\n"
+    )
+    assert turn.orders_of_loss == ()
+    assert [o.place for o in turn.battles[0].origins] == ["Caucasus"]
+    assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
+        (6, "info", "not-read")
+    ]
+    ordered = parse("Russia 1 combat\nCombat:\n#1 Ukraine\nCaucasus 2 inf\nOOL #1: inf, arm\n")
+    assert [[e.unit.value for e in o.order] for o in ordered.orders_of_loss] == [["INF", "ARM"]]
