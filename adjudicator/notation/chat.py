@@ -112,6 +112,11 @@ def _looks_like_a_name(reader: Reader, text: str) -> bool:
     return not reader.is_place(text) and header(text) is None
 
 
+def _signed(text: str) -> str:
+    """A signature line without the dash a name is often signed with ("-Ivan", "-- Bob")."""
+    return text.strip().lstrip("-–—~ ").strip()
+
+
 def signature_lines(reader: Reader, lines: tuple[Line, ...]) -> set[int]:
     """The lines of a closing name block: the last paragraph, if it is one or two lines
     that look like a name ("Bob", "Tom Smith")."""
@@ -122,9 +127,9 @@ def signature_lines(reader: Reader, lines: tuple[Line, ...]) -> set[int]:
                 break
             continue
         last.append(line)
-    if not last or len(last) > 3 or not _looks_like_a_name(reader, last[0].text.strip()):
+    if not last or len(last) > 3 or not _looks_like_a_name(reader, _signed(last[0].text)):
         return set()
-    if len(last) <= 2 and all(_looks_like_a_name(reader, line.text.strip()) for line in last):
+    if len(last) <= 2 and all(_looks_like_a_name(reader, _signed(line.text)) for line in last):
         return {line.number for line in last}
     if all(_remark_before_a_name(reader, line.text.strip()) for line in last[1:]):
         return {last[0].number}  # "Will roll battle 1 first. Good luck!" then "Ivan"

@@ -60,6 +60,8 @@ def tech(reader: Reader, line: int, toks: Tokens, text: str) -> TechResult | Non
         return TechResult(line, dice if dice is not None else 0)
     found = _technologies(reader, toks)
     dice = _dice(toks)
+    if dice is None and not found and [t.text for t in toks if t.text not in ".!"] == ["0"]:
+        return TechResult(line, 0)  # "Tech: 0": no dice
     if dice is None and not found:
         if has_digit(text):
             reader.error(

@@ -61,6 +61,11 @@ _AFTER_LAND = frozenset({"to", "in", "into", "at", "on"})
 """Words after a landing's keyword that belong to it ("back to Russia", "lands in Kar")."""
 _SKIP = frozenset(
     {
+        "will",
+        "shall",
+        "should",
+        "must",
+        "would",
         "move",
         "moves",
         "moving",

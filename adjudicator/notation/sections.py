@@ -46,14 +46,14 @@ class Section(FastEnum):
 _PHRASES: dict[Section, str] = {
     Section.TECH: r"tech(?:nology|nologies|s)?(?:\s+(?:results?|rolls?|dev(?:elopment)?|"
     r"research))?|weapons?\s+development|research(?:\s+results?)?|r\s?&\s?d",
-    Section.PURCHASES: r"(?:purchase|buy)\s+units|purchases?|purchased|buys?|bought|builds?|"
-    r"production|(?:new\s+)?units\s+(?:purchased|bought|built)|spending",
+    Section.PURCHASES: r"(?:purchase|buy)\s+units|purchases?|purchased|buys?|buying|bought|"
+    r"builds?|production|(?:new\s+)?units\s+(?:purchased|bought|built)|spending|spend",
     Section.COMBAT: r"combat(?:\s+(?:moves?|movements?|orders|declarations?|phase))?|attacks?",
     Section.RESULTS: r"(?:combat\s+|battle\s+)?results?(?:\s+of\s+combat)?|"
     r"battle\s+outcomes?|outcomes?",
     Section.NON_COMBAT: r"non[\s-]?combat(?:\s+(?:moves?|movements?|orders))?|ncm|"
     r"nc\s+moves?",
-    Section.PLACEMENT: r"place\s+units|placements?|place(?:d)?|mobili[sz](?:e|ation)|"
+    Section.PLACEMENT: r"place\s+units|placements?|placing|place(?:d)?|mobili[sz](?:e|ation)|"
     r"deploy(?:ment)?|new\s+units(?:\s+placed)?|units\s+placed",
     Section.MAP: r"(?:updated\s+)?map(?:\s+(?:update|position))?|positions?|board",
     Section.COUNT: r"(?:territory\s+(?:and|&)\s+ipc\s+|ipc\s+|income\s+)?count|income",
@@ -76,7 +76,7 @@ spaces and separator), and trying its other ways of splitting the spaces ("Germa
 post-combat" is no header) is wasted work."""
 
 _HEADER = re.compile(
-    r"^[\s*=#_~\-]*+"
+    r"^[\s*=#_~\-]*+(?:\d{1,2}[.)]\s*)?"
     + _PREFIX
     + r"(?:(?:final|current|updated|new|my|the)\s+)?(?:"
     + "|".join(f"(?P<{s.name}>{p})" for s, p in _PHRASES.items())
@@ -161,6 +161,7 @@ _HEADER_HINTS = (
     "&",
     "purchas",
     "buy",
+    "spend",
     "bought",
     "build",
     "production",

@@ -202,6 +202,18 @@ def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | 
         scope = f"{scope[: kind.start()]} {scope[kind.end() :]}"
     errors = reader.errors_on(line)
     number, territory = _scope(reader, line, scope, Rule.ORDERS_OF_LOSS)
+    corrections = list(_CORRECTION.finditer(listing))
+    if corrections:  # "inf first, then art... sorry, inf, arm, ftr"
+        first, last = corrections[0], corrections[-1]
+        reader.info(
+            line,
+            Rule.ORDERS_OF_LOSS,
+            f"{listing[: first.start()].strip(' ,;.')!r} was corrected: the order of loss is "
+            f"what follows {last.group(1)!r}",
+            "nothing to do if the order after the correction is the one meant",
+            "corrected",
+        )
+        listing = listing[last.end() :]
     if "(" in listing:
         listing = _without_remarks(reader, line, listing)
     order = _loss_list(reader, line, tokenize(listing))
@@ -223,16 +235,30 @@ def order_of_loss(reader: Reader, line: int, text: str) -> SpecialOrderOfLoss | 
 
 
 _BRACKET = re.compile(r"\(([^()]*)\)?")
+_CORRECTION = re.compile(
+    r"\b(sorry|i\s+mean|correction|no\s+wait|oops|make\s+that)\b[\s,:;.!-]*", re.IGNORECASE
+)
+"""A player correcting his list as he writes it ("inf first, then art... sorry, inf, arm, ftr"):
+what follows is the order."""
 
 
 def _without_remarks(reader: Reader, line: int, listing: str) -> str:
     """An order of loss's list without its bracketed remarks ("2 inf, arm, aa (IC stays)"),
-    each noted: a bracket holding a word that is no unit and no word of the list."""
+    each noted: a bracket holding a word that is no unit and no word of the list, or one
+    saying more of units the list has named already ("inf, arm, ftr (fighter last
+    please)": no second fighter)."""
     kept = []
     last = 0
     for m in _BRACKET.finditer(listing):
-        words = [t for t in tokenize(m.group(1)) if t.kind == WORD and t.low not in _SKIP]
-        if words and any(reader.unit_word([t], 0, 1)[1] is None for t in words):
+        inside = [t for t in tokenize(m.group(1)) if t.kind == WORD]
+        words = [t for t in inside if t.low not in _SKIP]
+        units = [reader.unit_word([t], 0, 1)[1] for t in words]
+        named = {reader.unit_word([t], 0, 1)[1] for t in tokenize(listing[last : m.start()])} - {
+            None
+        }
+        if (words and None in units) or (
+            words and len(inside) > len(words) and named.issuperset(units)
+        ):
             kept.append(listing[last : m.start()])
             last = m.end()
             reader.remark(
