@@ -615,3 +615,33 @@ def test_a_request_for_orders_of_loss_after_a_remark_is_no_order_of_loss() -> No
     ]
     ordered = parse("Russia 1 combat\nCombat:\n#1 Ukraine\nCaucasus 2 inf\nOOL #1: inf, arm\n")
     assert [[e.unit.value for e in o.order] for o in ordered.orders_of_loss] == [["INF", "ARM"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "purchases", "placements"),
+    [
+        ("Buying: 2 inf\nPlacing: 2 inf in Germany", 1, 1),
+        ("Spend: 2 inf ($6)", 1, 0),
+        ("1) Tech: none\n2) Purchases: 3 inf\n3) Combat moves:\n#1 Karelia\nE Eur 3 inf", 1, 0),
+    ],
+)
+def test_headers_as_new_players_write_them(text: str, purchases: int, placements: int) -> None:
+    """Tried as new players: "Buying:" was read as a tech result ("8 research dice cost
+    $40"), "Placing: 3 inf in India" was added to the purchase, and sections numbered as a
+    list ("1) Tech: none") left the whole email an empty turn."""
+    turn = parse(f"Germany 1 pre-combat\n{text}\n")
+    assert (len(turn.purchases), len(turn.placements)) == (purchases, placements)
+    assert turn.diagnostics == ()
+
+
+def test_tech_zero_a_dashed_signature_and_will_in_a_bracket() -> None:
+    """Tried as new players: "Tech: 0" could not be read; "-Ivan" under the orders was an
+    attack from Iran; "(will land back in Kar)" made 'will' a place and dropped the line."""
+    turn = parse(
+        "Germany 1 pre-combat\nTech: 0\nCombat:\n#1 Karelia\n"
+        "E Eur 3 inf, 1 ftr (will land back in E Eur)\n\n-Ivan\n"
+    )
+    assert [t.dice for t in turn.tech] == [0]
+    (origin,) = turn.battles[0].origins
+    assert (origin.place, origin.lands) == ("East Europe", "East Europe")
+    assert turn.diagnostics == ()

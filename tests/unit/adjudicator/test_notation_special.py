@@ -306,3 +306,36 @@ def test_a_retreat_from_a_battles_place() -> None:
     (back,) = parse("Retreat from Karelia to Russia").retreats
     assert (back.territory, back.to) == ("Karelia S.S.R.", "Russia")
     assert parse("Retreat from Karelia to Russia").diagnostics == ()
+
+
+def test_an_order_of_loss_corrected_as_it_is_written() -> None:
+    """Tried as a new player by email: "Ukraine - inf first, then art... sorry, inf, arm,
+    ftr" was an error ('sorry' is no unit), so Ukraine had no order of loss; what follows
+    the correction is the order, and the engine says what it set aside."""
+    turn = parse(
+        "Special orders:\nUkraine - inf first, then art... sorry, inf, arm, ftr\n"
+        "OOL Karelia: inf, ftr, oops, I mean inf, arm, ftr\n"
+    )
+    assert [(o.territory, [e.unit.value for e in o.order]) for o in turn.orders_of_loss] == [
+        ("Ukraine S.S.R.", ["INF", "ARM", "FTR"]),
+        ("Karelia S.S.R.", ["INF", "ARM", "FTR"]),
+    ]
+    assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
+        (2, "info", "corrected"),
+        (3, "info", "corrected"),
+    ]
+    assert "'inf first, then art' was corrected" in turn.diagnostics[0].message
+
+
+def test_a_bracket_repeating_a_unit_listed_adds_no_step() -> None:
+    """Tried as a new player by email: "Norway: inf, inf, arm, ftr (fighter last please)"
+    was read as a fifth step, a second FTR; the bracket says when the listed fighter goes."""
+    turn = parse(
+        "Special orders:\nNorway: inf, inf, arm, ftr (fighter last please)\n"
+        "Karelia: inf, arm (then ftr)\n"
+    )
+    assert [[e.unit.value for e in o.order] for o in turn.orders_of_loss] == [
+        ["INF", "INF", "ARM", "FTR"],
+        ["INF", "ARM", "FTR"],
+    ]
+    assert [(d.line, d.code) for d in turn.diagnostics] == [(2, "not-read")]
