@@ -42,6 +42,20 @@ from adjudicator.names.abbreviating import AbbreviationIndex, Shortenings, words
 T = TypeVar("T", bound=Hashable)
 
 RULE = "IAAPA Error Correction VI"
+ENGLISH_WORDS = frozenset(
+    {
+        *("are", "back", "bake", "base", "cake", "come", "even", "ever", "fake", "far"),
+        *("fine", "fire", "for", "get", "home", "kind", "lake", "let", "long", "made"),
+        *("main", "make", "many", "mean", "most", "plan", "rope", "safer", "sake", "sank"),
+        *("set", "some", "sunk", "take", "than", "thanks", "train", "try", "turn", "was"),
+        *("while", "win", "yet"),
+    }
+)
+"""Words of English that a misspelling or an abbreviation of a name would otherwise make out
+of ("take" Wake Island, "some" South Europe, "for" FTR, "thanks" tanks): a player writing one
+means the word, so it is read only as a name it is exactly, never corrected (IAAPA Error
+Correction VI: the correct word must be readily decipherable). Found by reading the common
+words of new players' emails against every name of the Classic board."""
 _JOINS = re.compile(r"\s*[/&-]\s*")
 """What joins the parts of a name written part by part ("Norway/Finland", "Jordan - Syria")."""
 ABBREVIATION_RULE = "IAAPA Abbreviations"
@@ -312,6 +326,13 @@ class NameTable(Generic[T]):
                 written,
                 self.kind,
                 f"a number is never a typographical error ({RULE})" if key else "it is blank",
+            )
+        if key in ENGLISH_WORDS:
+            raise UnknownName(
+                written,
+                self.kind,
+                f"it is a word of English, never read as a misspelling of a name ({RULE}: "
+                "the correct word must be readily decipherable)",
             )
         joined = self._joined(written)
         if joined is not None:

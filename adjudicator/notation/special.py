@@ -68,7 +68,8 @@ _SCOPE_NOISE = re.compile(
     r"should|survives?|surviving|special|orders?|loss(?:es)?|ool|withdraw\w*|submerg\w*|retreat\w*|"
     r"battle|attack|combat|all|remaining|units?|defending|attacking|please|then|and|"
     r"location|zone\s+to|is|are|other|battles|attacks|every|each|any|rest|me|mine|our|we|"
-    r"i|after|before|round|rounds|lose|loses|losing|first)\b|"
+    r"i|after|before|round|rounds|lose|loses|losing|first|take|takes|kill|kills|remove|removes|"
+    r"casualty|casualties)\b|"
     r"[#():,;!.\-–—]|\d+",
     re.IGNORECASE,
 )
@@ -111,6 +112,12 @@ _SKIP = frozenset(
         "lose",
         "loses",
         "losing",
+        "take",
+        "takes",
+        "kill",
+        "kills",
+        "remove",
+        "removes",
     }
 )
 

@@ -339,3 +339,19 @@ def test_a_bracket_repeating_a_unit_listed_adds_no_step() -> None:
         ["INF", "ARM", "FTR"],
     ]
     assert [(d.line, d.code) for d in turn.diagnostics] == [(2, "not-read")]
+
+
+def test_orders_of_loss_with_the_verbs_new_players_use() -> None:
+    """Tried as new players: "Please take my infantry first, then tanks, then the fighter."
+    was an order of loss for Wake Island ('take' corrected), and "Ukraine: kill inf first,
+    ..." an error ('kill' is no unit). The verbs say what is lost, they name nothing."""
+    turn = parse(
+        "Special orders:\nPlease take my infantry first, then tanks, then the fighter.\n"
+        "Ukraine: kill inf first, then arm, then ftr\nRemove inf, then arm\n"
+    )
+    assert [(o.territory, [e.unit.value for e in o.order]) for o in turn.orders_of_loss] == [
+        (None, ["INF", "ARM", "FTR"]),
+        ("Ukraine S.S.R.", ["INF", "ARM", "FTR"]),
+        (None, ["INF", "ARM"]),
+    ]
+    assert turn.diagnostics == ()

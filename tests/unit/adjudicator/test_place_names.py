@@ -340,6 +340,39 @@ def test_parts_naming_different_places_name_none(names: Names, written: str) -> 
         names.place(written)
 
 
+@pytest.mark.parametrize(
+    ("written", "was_read_as"),
+    [
+        ("take", "Wake Island"),
+        ("home", "South Europe"),
+        ("some", "South Europe"),
+        ("base", "Anglo Sudan Egypt"),
+        ("while", "Argentina-Chile"),
+        ("plan", "Panama"),
+        ("turn", "Turkey"),
+        ("was", "East US"),
+    ],
+)
+def test_a_word_of_english_is_never_a_misspelt_place(
+    names: Names, written: str, was_read_as: str
+) -> None:
+    """IAAPA Error Correction VI: "In all cases, the correct word must be readily
+    decipherable". Tried by new players: "Please take my infantry first" was an order of
+    loss for Wake Island, "bmb back home" flew to South Europe (Rome), "to base" to Anglo
+    Sudan Egypt, each with only a warning: a player writing a word of English means it."""
+    with pytest.raises(UnknownName, match="a word of English"):
+        names.place(written)
+    assert was_read_as in {names.place(n).value for n in names.places.aliases() if n}
+
+
+def test_a_word_of_english_is_never_a_misspelt_unit(names: Names) -> None:
+    """ "for" was a fighter in "Please send your OOL for both battles", "thanks" tanks."""
+    for written in ("for", "thanks", "than", "yet"):
+        with pytest.raises(UnknownName, match="a word of English"):
+            names.unit(written)
+    assert names.unit("tanks").value.unit is not None  # the words themselves stay names
+
+
 @pytest.mark.parametrize("written", ["Xanadu", "Berlin Wall", ""])
 def test_unknown_places(names: Names, written: str) -> None:
     with pytest.raises(UnknownName):
