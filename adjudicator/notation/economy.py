@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 
 from adjudicator.diagnostics import Rule
+from adjudicator.names.resolver import Match, Resolution
 from adjudicator.notation.model import Purchase, TechResult
 from adjudicator.notation.reading import Reader
 from adjudicator.notation.tokens import MONEY, NUM, WORD, Token, Tokens, has_digit
-from adjudicator.units import Technology, Units
+from adjudicator.units import Technology, Units, UnitType
 
 TECH_DIE_COST = 5
 """IPCs per research die [W6; SPEC p.10-11; TA techCost=5]."""
@@ -127,12 +128,16 @@ def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | N
     while i < n:
         tok = toks[i]
         nxt = toks[i + 1].low if i + 1 < n else ""
+        counted = _counted_after(reader, toks, i, n)
         if tok.kind == MONEY or (tok.kind == NUM and nxt in _IPC_WORDS):
             if _clause(toks, i) & _REMAINING:
                 remaining = tok.value
             else:
                 spent = tok.value
             i += 2 if tok.kind == NUM else 1
+        elif counted is not None:  # "inf x 4", "INF x4", "inf*4", "inf (4)", "inf: 4"
+            unit, count, i = counted
+            units = units + Units.of({unit: count})
         elif reader.unit_start(toks, i, n):
             more, i, _ = reader.units(line, toks, i, n, Rule.ABBREVIATIONS)
             units = units + more
@@ -159,9 +164,106 @@ def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | N
     return Purchase(line, units, spent, remaining)
 
 
+_PURCHASE_WORDS = frozenset(
+    {
+        *_REMAINING,
+        *_IPC_WORDS,
+        *("buy", "buys", "bought", "buying", "purchase", "purchases", "purchased", "build"),
+        *("builds", "spend", "spent", "spending", "total", "cost", "costs", "costing", "for"),
+        *("and", "plus", "x", "each", "new", "units", "unit", "then", "also", "of", "at"),
+        *("a", "an", "the", "is", "are", "in", "hand", "this", "turn", "round", "only"),
+    }
+)
+"""Words a purchase line holds besides units and money ("Buy 3 INF for $9, 2 left")."""
+_SENTENCE_WORDS = 3
+"""Stray words that make a line a sentence, not a purchase ("I have 2 fighters ready to go
+next turn"): its units are not added to what was bought."""
+
+
+def a_sentence(reader: Reader, line: int, toks: Tokens, text: str) -> bool:
+    """Whether a line under the purchases is a sentence rather than a purchase ("I have 2
+    fighters ready to go next turn", "Placing 3 inf in India"), said with a warning: its
+    units are not what was bought."""
+    stray = _stray_words(reader, toks)
+    if len(stray) < _SENTENCE_WORDS:
+        return False
+    reader.warning(
+        line,
+        Rule.PRECOMBAT,
+        f"{text.strip()!r} was not read as a purchase: it says more than units and their "
+        f"cost ({', '.join(repr(w) for w in stray[:4])})",
+        'if it is a purchase, write it as counts and units: "3 INF, 1 ARM ($14)"; a plan '
+        'to place units goes under "Placement:"',
+        "not-read",
+    )
+    return True
+
+
+def _stray_words(reader: Reader, toks: Tokens) -> list[str]:
+    """The words of a line that are no unit, power, number word of a purchase or place:
+    what a sentence has and a purchase does not."""
+    lookup = reader.lookup
+    return [
+        tok.text
+        for tok in toks
+        if tok.kind == WORD
+        and tok.low not in _PURCHASE_WORDS
+        and lookup.word_units[tok.text] is None
+        and lookup.exact_unit(tok.text) is None
+        and lookup.power(tok.text) is None
+        and len(tok.text) > 1
+    ]
+
+
+_AT_A_PLACE = frozenset({"in", "at", "to", "into"})
+"""Words before a place where units go ("3 inf in India"): a placement, not a purchase."""
+_COUNT_MARKS = frozenset({"x", "*", ":", "-", "(", "="})
+
+
+def _counted_after(
+    reader: Reader, toks: Tokens, i: int, n: int
+) -> tuple[UnitType, int, int] | None:
+    """A unit written before its count ("inf x 4", "INF x4", "inf*4", "inf (4)", "inf: 4",
+    "infantry - 4"): the unit, the count and the token after them; None for anything else."""
+    if toks[i].kind != WORD:
+        return None
+    used, unit = reader.unit_word(toks, i, n)
+    j = i + used
+    if unit is None or j + 1 >= n or toks[j].low not in _COUNT_MARKS or toks[j + 1].kind != NUM:
+        return None
+    if j + 2 < n and toks[j + 2].low in _IPC_WORDS:
+        return None  # "inf - 3 IPC": a price
+    end = j + 2
+    if toks[j].text == "(":
+        if end >= n or toks[end].text != ")":
+            return None
+        end += 1
+    return unit, toks[j + 1].value, end
+
+
 def _names_a_place(reader: Reader, toks: Tokens) -> bool:
     """Whether a line starts with a place and a colon ("E Eur: 3 INF"), as an origin line or
-    a map entry does; a power buying ("Germany: 3 INF") names the buyer, not a place."""
+    a map entry does, or names a place after its units ("3 inf in India", "(placing the tank
+    in Karelia)"); a power buying ("Germany: 3 INF") names the buyer, not a place."""
+    lookup = reader.lookup
+    for k, tok in enumerate(toks):
+        if (
+            tok.low in _AT_A_PLACE
+            and k + 1 < len(toks)
+            and lookup.exact_places[toks[k + 1].text] is not None
+            and lookup.power(toks[k + 1].text) is None
+        ):
+            return True
+    first = next((k for k, tok in enumerate(toks) if tok.kind == NUM), 0)
+    if 0 < first <= 4:  # "E US 4 inf, 1 ftr": a place, then its units
+        written = toks.span(0, first).strip(" :-")
+        exact = lookup.place(written)
+        if (
+            isinstance(exact, Resolution)
+            and exact.match is Match.EXACT
+            and lookup.power(written) is None
+        ):
+            return True
     if ":" not in toks.text:
         return False
     colon = next((k for k, tok in enumerate(toks[:6]) if tok.text == ":"), None)

@@ -529,6 +529,8 @@ class TurnParser:
         return True
 
     def _purchase_line(self, number: int, text: str, toks: Tokens) -> bool:
+        if economy.a_sentence(self.reader, number, toks, text):
+            return True
         bought = economy.purchase(self.reader, number, toks, text)
         if bought is None:
             return False

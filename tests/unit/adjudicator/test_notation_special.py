@@ -253,6 +253,13 @@ def test_an_unreadable_tech_line_is_an_error() -> None:
         ("Purchases: $25 spent, $3 saved", {}, 25, 3),
         ("Buy: 5 inf, 1 arm, 1 ftr = 32", {U.INF: 5, U.ARM: 1, U.FTR: 1}, 32, None),
         ("Buy: 4 inf, total 12, 3 saved", {U.INF: 4}, 12, 3),
+        # a unit before its count, as new players write it (each was 1 unit, silently)
+        ("Purchases: inf x 4, tank x 2", {U.INF: 4, U.ARM: 2}, None, None),
+        ("Buy: INF x4, ARM x2 ($22)", {U.INF: 4, U.ARM: 2}, 22, None),
+        ("Buy: inf*4", {U.INF: 4}, None, None),
+        ("Buy: inf (4), arm (2)", {U.INF: 4, U.ARM: 2}, None, None),
+        ("Buy: infantry - 4, tanks - 2", {U.INF: 4, U.ARM: 2}, None, None),
+        ("Buy: inf: 4", {U.INF: 4}, None, None),
     ],
 )
 def test_purchases(
@@ -355,3 +362,23 @@ def test_orders_of_loss_with_the_verbs_new_players_use() -> None:
         (None, ["INF", "ARM"]),
     ]
     assert turn.diagnostics == ()
+
+
+def test_a_sentence_or_a_placement_under_the_purchases_buys_nothing() -> None:
+    """Tried as new players: under "Purchases: 3 inf ($9)" the lines "3 inf in India",
+    "(placing the tank in Karelia)" and "I have 2 fighters ready to go next turn" were
+    added to what was bought, silently; so were "E US 4 inf, 1 ftr" under "Builds:" in a
+    post-combat email (placements, their places dropped). A purchase names no place, and a
+    sentence is not one."""
+    turn = parse(
+        "Germany 1 pre-combat\nPurchases: 3 inf ($9)\n3 inf in India\n"
+        "(placing the tank in Karelia)\nI have 2 fighters ready to go next turn\n"
+        "E US 4 inf, 1 ftr\n"
+    )
+    assert [(p.units, p.spent) for p in turn.purchases] == [(Units.of({U.INF: 3}), 9)]
+    assert codes(turn) == [
+        (3, "error", "unreadable"),
+        (4, "error", "unreadable"),
+        (5, "warning", "not-read"),
+        (6, "error", "unreadable"),
+    ]
