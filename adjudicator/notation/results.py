@@ -81,9 +81,15 @@ _SURVIVORS = frozenset(
     }
 )
 _POSTFIX_SURVIVORS = frozenset(
-    {"survive", "survives", "survived", "left", "remain", "remains", "remaining"}
+    {"survive", "survives", "survived", "left", "remain", "remains", "remaining", "still"}
 )
 _LOSSES = frozenset({"losses", "casualties", "lost", "lose", "loses", "losing"})
+_NONE_OF = frozenset({"no", "without", "zero", "o"})
+"""Words before "losses" saying there were none ("no losses", "w/o losses")."""
+_THEY = frozenset({"defender", "defenders", "enemy", "they", "he", "she", "opponent"})
+"""Words before "lost" saying the units are the defender's ("defender lost 2 inf")."""
+_SURVIVING = frozenset({"rest", "ok", "okay", "fine", "safe", "intact", "kept"})
+"""Words saying the units after them are left ("rest OK (2 ftr)", "kept 1 arm")."""
 _DETERMINERS = frozenset({"my", "our", "the", "his", "her", "a", "an", "one", "both", "of"})
 """Words between a loss verb and its units ("lost my sub", "lost both subs")."""
 _DIED = frozenset(
@@ -125,7 +131,8 @@ _GENERIC = (
 _WIPED_OUT = re.compile(
     rf"\b(?:all|every)\s+(?:of\s+)?(?:my|our|the)\s+{_GENERIC}\s+(?:(?:were|was|got|are)\s+)?"
     rf"{_DEATH}\b|\b(?:my|our)\s+(?:whole|entire)\s+\w+\s+(?:(?:was|were|got)\s+)?{_DEATH}\b"
-    rf"|\beverything\s+(?:(?:was|got)\s+)?{_DEATH}\b|\b(?:lost|lose)\s+(?:everything|it\s+all|"
+    rf"|\beverything\s+(?:(?:was|got)\s+)?{_DEATH}\b|\ball\s+(?:(?:were|was|got)\s+)?{_DEATH}\b"
+    rf"|\b(?:lost|lose)\s+(?:everything|it\s+all|"
     rf"all\s+(?:of\s+)?(?:my|our|the)\s+{_GENERIC}\b|all\b(?=\s*(?:$|[,.;:!)])))"
     r"|\b(?:nothing|none)\s+(?:left|survived|survives|remains?|remaining)\b|\bno\s+survivors?\b",
     re.IGNORECASE,
@@ -219,7 +226,7 @@ def result(
             if both is not None:  # "both inf died"
                 units, i = both
             else:
-                units, i, _ = reader.units(line, toks, i, n, Rule.POST_COMBAT)
+                units, i, _ = reader.units(line, toks, i, _clause_end(toks, i, n), Rule.POST_COMBAT)
             if i < n and toks[i].low in _DID:  # "2 INF landed", "BB bombarded": no outcome
                 i += 1
             elif _captured(toks, start, i, units):  # "AA captured", "captured the IC"
@@ -228,14 +235,27 @@ def result(
                     i += 1
             elif mode == "losses":
                 losses = losses + units
-            elif mode == "survivors" and not (
-                i < n and (toks[i].low in _LOSSES or _died(toks, i, n))
+            elif mode == "survivors" and (
+                _ends_a_sentence(toks, i)
+                or not (i < n and (toks[i].low in _LOSSES or _died(toks, i, n)))
             ):
-                survivors = survivors + units
+                survivors = survivors + units  # "won with 3 inf. Killed 1 ftr.": a new one
             else:  # kept until a loss word says ("1 SUB left, 1 TRN lost")
                 pending = pending + units
-                units_end, pending_from = i, start
+                units_end, pending_from = (-1 if _ends_a_sentence(toks, i) else i), start
             continue
+        elif low in _LOSSES and tok.kind == WORD and i > 0 and toks[i - 1].low in _NONE_OF:
+            mode = ""  # "no losses", "w/o losses", "without casualties": none lost
+            i += 1
+        elif low in _LOSSES and tok.kind == WORD and i > 0 and toks[i - 1].low in _THEY:
+            took = _loss_object(reader, line, toks, i + 1, n)  # "defender lost 2 inf"
+            i = took[1] if took is not None else i + 1
+        elif (low in _LOSSES or low in _DIED) and i + 1 < n and toks[i + 1].text == ":":
+            mode = "losses"  # "Lost: 2 inf", "Dead: 1 inf"
+            i += 2
+        elif low in _SURVIVING and tok.kind == WORD:
+            mode = "survivors"  # "lost 1 ftr, rest OK (2 ftr, 1 AC)"
+            i += 1
         elif low in _LOSSES and tok.kind == WORD:
             if low in ("losses", "casualties"):
                 mode = "losses"
@@ -391,8 +411,11 @@ def _enemy_units(reader: Reader, toks: Tokens, i: int, n: int, mover: Power | No
     if j == i or not reader.unit_start(toks, j, n):
         return 0
     j = _past_unit(reader, toks, j, n)
-    while j + 1 < n and toks[j].text in (",", "and") and reader.unit_start(toks, j + 1, n):
-        after = _past_unit(reader, toks, j + 1, n)
+    while j < n and (
+        (j + 1 < n and toks[j].text in (",", "and") and reader.unit_start(toks, j + 1, n))
+        or (toks[j].kind == NUM and reader.unit_start(toks, j, n))  # "destroyed 1 inf 1 arm"
+    ):
+        after = _past_unit(reader, toks, j + (toks[j].kind != NUM), n)
         if after < n and (
             toks[after].low in _POSTFIX_SURVIVORS
             or toks[after].low in _LOSSES
@@ -401,6 +424,24 @@ def _enemy_units(reader: Reader, toks: Tokens, i: int, n: int, mover: Power | No
             break  # "sank 2 TRN, 1 SUB left": the survivor is the attacker's
         j = after
     return j
+
+
+def _clause_end(toks: Tokens, i: int, n: int) -> int:
+    """Where the clause from ``i`` ends: at a semicolon, or after a word ending a sentence
+    ("won with 6 inf, 2 arm; 1 inf lost", "2 inf. 1 inf lost."): a unit list never runs on
+    into the next clause."""
+    for k in range(i, n):
+        if toks[k].text == ";":
+            return k
+        if toks[k].text.endswith((".", "!", "?")) and toks[k].kind == WORD:
+            return k + 1
+    return n
+
+
+def _ends_a_sentence(toks: Tokens, i: int) -> bool:
+    """Whether the token before ``i`` ends a sentence ("3 inf." before "Killed 1 ftr."):
+    what follows is no word about those units."""
+    return i > 0 and toks[i - 1].text.endswith((".", "!", "?"))
 
 
 def _names_a_power(reader: Reader, tok: Token) -> Power | None:

@@ -78,6 +78,45 @@ class TestPostCombatResults(NotationCase):
             (CombatOutcome.WON, Units.of({U.SUB: 1}))
         ]
 
+    def test_results_as_new_players_write_them(self, read: Read) -> None:
+        """Found by a helper writing 125 post-combat emails as new players: each of these
+        swapped or merged the survivors and the losses, silently. A sentence ends a unit
+        list ("won with 3 inf. Killed 1 ftr."), so does a semicolon; "Lost:" and "Dead:"
+        head losses, "rest OK" and "still there" survivors; "no losses" and "w/o losses"
+        say none were lost; "all dead" that every attacker was; "destroyed 1 inf 1 arm"
+        are the defender's, and so are the units the defender lost."""
+        turn = read(
+            "Results:\n#1 Ukraine: won with 3 inf. Killed 1 ftr.\n"
+            "#2 W Europe: won with 6 inf, 2 arm; 1 inf lost\n"
+            "#3 India: won, no losses, 4 inf 2 arm\n"
+            "#4 Karelia: won: 6 inf, 2 arm. Lost: 2 inf.\n"
+            "#5 Karelia : WON | left: 5 inf 2 arm | lost: 2 inf\n"
+            "#6 Hawaii SZ: won. lost 1 ftr, rest OK (2 ftr, 1 AC, 1 BB)\n"
+            "#7 China - won, lost 1 inf, 2 inf still there\n"
+            "#8 Kazakh: took it w/o losses - 2 arm\n"
+            "#9 Ukraine: lost :( all dead (3 inf, 2 arm)\n"
+            "#10 Libya: won, destroyed 1 inf 1 arm, 1 arm left\n"
+            "#11 Caucasus: defender lost 2 inf, we lost everything\n"
+        )
+        assert [(r.number, r.outcome, r.survivors, r.losses) for r in turn.results] == [
+            (1, CombatOutcome.WON, Units.of({U.INF: 3}), Units()),
+            (2, CombatOutcome.WON, Units.of({U.INF: 6, U.ARM: 2}), Units.of({U.INF: 1})),
+            (3, CombatOutcome.WON, Units.of({U.INF: 4, U.ARM: 2}), Units()),
+            (4, CombatOutcome.WON, Units.of({U.INF: 6, U.ARM: 2}), Units.of({U.INF: 2})),
+            (5, CombatOutcome.WON, Units.of({U.INF: 5, U.ARM: 2}), Units.of({U.INF: 2})),
+            (
+                6,
+                CombatOutcome.WON,
+                Units.of({U.FTR: 2, U.AC: 1, U.BB: 1}),
+                Units.of({U.FTR: 1}),
+            ),
+            (7, CombatOutcome.WON, Units.of({U.INF: 2}), Units.of({U.INF: 1})),
+            (8, CombatOutcome.WON, Units.of({U.ARM: 2}), Units()),
+            (9, CombatOutcome.LOST, Units(), Units.of({U.INF: 3, U.ARM: 2})),
+            (10, CombatOutcome.WON, Units.of({U.ARM: 1}), Units()),
+            (11, CombatOutcome.LOST, Units(), Units()),
+        ]
+
     def test_a_captured_aa_gun_or_complex_is_no_survivor(self, read: Read) -> None:
         """Tried as a new player: "1 inf, 1 arm left; AA captured" counted the Chinese AA
         gun among Japan's surviving attackers."""
