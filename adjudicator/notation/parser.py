@@ -134,6 +134,8 @@ def _special_hint(low: str) -> bool:
 
 
 _LINE = operator.attrgetter("line")
+_BOTH_HALVES = re.compile(r"\b(?:and|plus|whole|full)\b|[&+/]", re.IGNORECASE)
+"""A title naming both halves of a turn ("USSR 3 combat and non-combat", "pre + post")."""
 """A diagnostic's line: the order a turn lists its diagnostics in."""
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,3})[.)]\s+")
 _PLACE_ALONE = re.compile(
@@ -252,6 +254,9 @@ class TurnParser:
         self.found = _Turn()
         self.section = section
         self.flavour = ""
+        self.titled: TurnKind | None = None
+        """POST_COMBAT once a title names a post-combat email alone ("Germany 1 post-combat"):
+        a "Combat:" header in it heads the results of combat."""
 
     def read(self, text: str) -> Turn:
         body = own_text(text)
@@ -285,7 +290,11 @@ class TurnParser:
 
     def _title(self, text: str, *, subject: bool = False, low: str | None = None) -> bool:
         """Whether ``text`` is a title, the power and round it gives kept unless known."""
-        return self._titled(title(text, subject=subject, low=low))
+        found = title(text, subject=subject, low=low)
+        if found is not None and found.kind is TurnKind.POST_COMBAT and self.titled is None:
+            # a post-combat email's own title, not a whole turn's ("combat and non-combat")
+            self.titled = None if _BOTH_HALVES.search(text) else TurnKind.POST_COMBAT
+        return self._titled(found)
 
     def _titled(self, found: Title | None) -> bool:
         """Whether a line is the title ``found``, the power and round it gives kept unless
@@ -342,6 +351,8 @@ class TurnParser:
             if (self.found.power is None or self.found.round is None) and has_digit(text):
                 self._title(text, low=low)  # "G3 Combat moves:"; with no number, no round
             self.section, self.flavour = head.section, head.flavour
+            if head.section is Section.COMBAT and self.titled is TurnKind.POST_COMBAT:
+                self.section = Section.RESULTS  # "Combat:" in a post-combat email: how it went
             if head.rest.strip():
                 self._line(number, head.rest)
             return

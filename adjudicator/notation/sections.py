@@ -49,13 +49,14 @@ _PHRASES: dict[Section, str] = {
     Section.PURCHASES: r"(?:purchase|buy)\s+units|purchases?|purchased|buys?|buying|bought|"
     r"builds?|production|(?:new\s+)?units\s+(?:purchased|bought|built)|spending|spend",
     Section.COMBAT: r"combat(?:\s+(?:moves?|movements?|orders|declarations?|phase))?|attacks?",
-    Section.RESULTS: r"(?:combat\s+|battle\s+)?results?(?:\s+of\s+combat)?|"
+    Section.RESULTS: r"(?:combat\s+|battle\s+|attack\s+)?results?(?:\s+of\s+combat)?|"
     r"battle\s+outcomes?|outcomes?",
-    Section.NON_COMBAT: r"non[\s-]?combat(?:\s+(?:moves?|movements?|orders))?|ncm|"
-    r"nc\s+moves?",
+    Section.NON_COMBAT: r"non[\s-]?combat(?:\s+(?:moves?|movements?|orders))?|ncms?|"
+    r"nc\s+moves?|non[\s-]?com(?:\s+moves?)?",
     Section.PLACEMENT: r"place\s+units|placements?|placing|place(?:d)?|mobili[sz](?:e|ation)|"
-    r"deploy(?:ment)?|new\s+units(?:\s+placed)?|units\s+placed",
-    Section.MAP: r"(?:updated\s+)?map(?:\s+(?:update|position))?|positions?|board",
+    r"deploy(?:ment)?|new\s+units(?:\s+placed)?|(?:units|purchases|buys)\s+placed",
+    Section.MAP: r"(?:updated\s+)?map(?:\s+(?:update|position))?|positions?|board|territories|"
+    r"units\s+on\s+(?:the\s+)?board|holdings|status",
     Section.COUNT: r"(?:territory\s+(?:and|&)\s+ipc\s+|ipc\s+|income\s+)?count|income",
     Section.SPECIAL: r"special\s+(?:orders?|instructions?)|(?:special\s+)?orders?\s+of\s+"
     r"loss(?:es)?|ool|(?:sub\s+)?withdrawals?|retreats?(?:\s+(?:declarations?|"
@@ -177,6 +178,12 @@ _HEADER_HINTS = (
     "mobili",
     "deploy",
     "map",
+    "territor",
+    "holding",
+    "status",
+    "noncom",
+    "non-com",
+    "non com",
     "position",
     "board",
     "count",

@@ -645,3 +645,22 @@ def test_tech_zero_a_dashed_signature_and_will_in_a_bracket() -> None:
     (origin,) = turn.battles[0].origins
     assert (origin.place, origin.lands) == ("East Europe", "East Europe")
     assert turn.diagnostics == ()
+
+
+def test_post_combat_headers_as_new_players_write_them() -> None:
+    """Found by a helper writing post-combat emails as new players: a map update headed
+    "Territories:" went on as placements, silently; "NCMs", "Noncom:" and "Purchases
+    placed:" headed nothing; and "Combat:" in a post-combat email read the results as
+    combat moves. A whole turn's title ("combat and non-combat") keeps "Combat:" for its
+    combat moves."""
+    turn = parse(
+        "Germany 1 post-combat\nCombat:\nKarelia: won, 2 inf left\nNCMs\nGer 1 ftr to E Eur\n"
+        "Purchases placed:\nGermany 2 inf\nTerritories:\nKarelia: 2 inf\n"
+    )
+    assert [(r.line, r.territory) for r in turn.results] == [(3, "Karelia S.S.R.")]
+    assert [m.line for m in turn.moves] == [5]
+    assert [(p.line, p.place) for p in turn.placements] == [(7, "Germany")]
+    assert [(e.line, e.place) for e in turn.map] == [(9, "Karelia S.S.R.")]
+    assert turn.diagnostics == ()
+    whole = parse("USSR 3 combat and non-combat\nCombat:\n#1 Ukraine\nKar 3 INF\n")
+    assert [b.territory for b in whole.battles] == ["Ukraine S.S.R."]
