@@ -408,7 +408,7 @@ class NameTable(Generic[T]):
             return _Reading(Match.ABBREVIATED, shortened)
         typos, near = self._nearest(key, form)
         if len(shortened) == 1:
-            if len(typos) == 1 and typos[0].value == shortened[0].value:
+            if len(typos) == 1 and typos[0].value == shortened[0].value and typos[0].distance <= 1:
                 return _Reading(Match.CORRECTED, typos)  # "Ukrain": a letter short is a typo
             return _Reading(Match.ABBREVIATED, shortened)
         return _Reading(Match.CORRECTED, typos, not index.correctable(form), near)
@@ -439,12 +439,16 @@ class NameTable(Generic[T]):
             if form != key and written:  # the plural's "s" dropped: from the last word too
                 written = (*written[:-1], written[-1].removesuffix("s"))
             stem = self._stem(written)
+            ended = stem != written  # "Norway SZ": the ending says a sea zone
             for alias_key in self._fuzzy_keys:
                 d = edit_distance(form, alias_key, limit)
                 if d > limit:
                     continue
                 for value, alias in self._exact[alias_key].items():
-                    aligned = misspelt_word_by_word(stem, self._stem(words(alias)))
+                    alias_stem = self._stem(words(alias))
+                    aligned = misspelt_word_by_word(stem, alias_stem) and (
+                        not ended or alias_stem != words(alias)
+                    )  # a sea zone's ending is never a misspelling of a land's name
                     found = best if aligned else near
                     if value not in found or d < found[value].distance:
                         found[value] = _Hit(value, alias, d)

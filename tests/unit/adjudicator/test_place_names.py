@@ -333,6 +333,27 @@ def test_a_name_written_part_by_part_in_another_order_is_that_place(
     assert (r.value, r.match) == (canonical, match)
 
 
+@pytest.mark.parametrize(
+    ("written", "land"),
+    [
+        ("Norway SZ", "Finland Norway"),
+        ("Egypt SZ", "Anglo Sudan Egypt"),
+        ("France SZ", "West Europe"),
+        ("Turkey SZ", "Turkey"),
+    ],
+)
+def test_a_sea_zone_named_after_land_is_never_the_land(
+    names: Names, written: str, land: str
+) -> None:
+    """Tried as a new player: "UK SZ 1 BB to Norway SZ" moved the battleship onto Finland
+    Norway, with a warning that "Norway SZ" was a simple misspelling of "Norway". The
+    ending says a sea zone; which one is not decipherable (IAAPA Error Correction VI), so
+    the name is refused and the land named beside it."""
+    with pytest.raises(UnknownName, match=land):
+        names.place(written)
+    assert names.place("Baltik SZ").value == "Baltic Sea Zone"  # a misspelt sea zone still is
+
+
 @pytest.mark.parametrize("written", ["Norway/Sweden", "Ukraine/Russia", "Norway/Finlnd/"])
 def test_parts_naming_different_places_name_none(names: Names, written: str) -> None:
     """Two places joined are no place: which one was meant is not decipherable."""
