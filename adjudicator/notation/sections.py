@@ -58,9 +58,10 @@ _PHRASES: dict[Section, str] = {
     Section.MAP: r"(?:updated\s+)?map(?:\s+(?:update|position))?|positions?|board|territories|"
     r"units\s+on\s+(?:the\s+)?board|holdings|status",
     Section.COUNT: r"(?:territory\s+(?:and|&)\s+ipc\s+|ipc\s+|income\s+)?count|income",
-    Section.SPECIAL: r"special\s+(?:orders?|instructions?)|(?:special\s+)?orders?\s+of\s+"
-    r"loss(?:es)?|ool|(?:sub\s+)?withdrawals?|retreats?(?:\s+(?:declarations?|"
-    r"orders?|notes?|locations?))?",
+    Section.SPECIAL: r"(?:special\s+(?:orders?|instructions?)|(?:special\s+)?orders?\s+of\s+"
+    r"loss(?:es)?|ools?|casualty\s+orders?|loss\s+orders?|(?:sub\s+)?withdrawals?|"
+    r"retreats?(?:\s+(?:declarations?|orders?|notes?|locations?))?)"
+    r"(?:\s+for\s+[^:\n]*?(?=:\s*$))?",  # "Orders of loss for your Japan 1 attacks (USA):"
 }
 
 _NOT_RUSSIA = (
@@ -190,6 +191,7 @@ _HEADER_HINTS = (
     "income",
     "special",
     "loss",
+    "casualt",
     "ool",
     "withdraw",
     "retreat",

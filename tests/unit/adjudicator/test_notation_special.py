@@ -382,3 +382,20 @@ def test_a_sentence_or_a_placement_under_the_purchases_buys_nothing() -> None:
         (5, "warning", "not-read"),
         (6, "error", "unreadable"),
     ]
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Orders of loss for your Japan 1 attacks (USA):", "My OOLs", "Casualty order:", "OOLs:"],
+)
+def test_a_defenders_email_headed_as_new_players_head_it(heading: str) -> None:
+    """Tried as new players: a defender's orders of loss under these headings were an
+    empty turn, each line "mentions units but was not read as an order"; the defaults
+    would have applied to his units. "OOL for battle #1 (...): ..." keeps its battle."""
+    turn = parse(f"{heading}\nHawaii SZ: sub, then fighter, then carrier\n")
+    assert turn.kind is TurnKind.SPECIAL_ORDERS
+    assert [(o.territory, [e.unit.value for e in o.order]) for o in turn.orders_of_loss] == [
+        ("Hawaii Sea Zone", ["SUB", "FTR", "AC"])
+    ]
+    (scoped,) = parse("OOL for battle #1 (W Europe): INF, ARM, FTR").orders_of_loss
+    assert (scoped.number, scoped.territory) == (1, "West Europe")
