@@ -77,6 +77,8 @@ SUGGESTIONS = {
     Code.MOVE_THROUGH_ENEMY: "move only through friendly land and sea zones without enemy "
     "units; no non-combat move enters or flies over a neutral",
     Code.AA_OUT_OF_CAPTURED: "leave the AA gun in the territory captured this turn",
+    Code.NOT_AT_ORIGIN: "move only units that stood there when the turn began and took no part "
+    "in combat: correct the units or the place they move from",
 }
 _COMBAT_RULE = (
     "with the exception of air units (which land during non-combat), no units may engage in "
@@ -170,6 +172,8 @@ class NonCombatCheck:
         self.pools = _Idle(self.start, combat.sent)
         self.named_fought: dict[Key, int] = defaultdict(int)
         """Units that fought already named by a move, from each space."""
+        self.moved_out: dict[Key, int] = defaultdict(int)
+        """Land units and ships the moves so far took out of each space."""
         self.found: list[Diagnostic] = []
         self.flights = Flights(position, power, turn, combat, self.pools)
 
@@ -207,6 +211,25 @@ class NonCombatCheck:
         self.named_fought[(space, unit)] += count
         return count, items[0]
 
+    def _there(self, space: str, unit: UnitType, n: int) -> list[str]:
+        """``n`` land units or ships leave ``space``: what is wrong if the turn began with
+        fewer there, in a place no combat touched (those that came in combat may not move
+        again, and that is said of them; aircraft, which land now, are weighed by their
+        flights)."""
+        key = (space, unit)
+        before = self.moved_out[key]
+        self.moved_out[key] = before + n
+        have = self.start.get(key, 0)
+        combat = self.combat
+        if not before + n > have >= before or space in combat.sites:
+            return []
+        if space in combat.maybe_land or space in combat.maybe_sea:
+            return []
+        return [
+            f"{before + n} {unit.value} moved from {space}, where the turn began with "
+            f"{have or 'none'}"
+        ]
+
     def _engaged(self, report: _Report, space: str, unit: UnitType, n: int) -> None:
         count, item = self.take(space, unit, n)
         if item is None:
@@ -226,11 +249,13 @@ class NonCombatCheck:
         land: list[tuple[UnitType, int]] = []
         ships: list[tuple[UnitType, int]] = []
         planes: list[tuple[UnitType, int]] = []
+        missing: list[str] = []
         for pair in move.units.counts:
             unit = pair[0]
             if unit in AIR_UNITS:
                 planes.append(pair)
                 continue
+            missing.extend(self._there(origin, unit, pair[1]))
             self._engaged(report, origin, unit, pair[1])
             (ships if unit in SEA_UNITS else land if unit in _LAND else []).append(pair)
         boats = move.transports.count(UnitType.TRN)
@@ -261,6 +286,8 @@ class NonCombatCheck:
             self.pools.arrive(destination, unit, n)
         if boats and zones and to_sea:
             self.pools.arrive(destination, UnitType.TRN, boats)
+        if missing and not report:  # said only when nothing else explains the units
+            report.add(Code.NOT_AT_ORIGIN, (Rule.POST_COMBAT,), "; ".join(missing))
         if report:
             self.found.extend(report.findings(self._suggestions(bool(planes))))
 

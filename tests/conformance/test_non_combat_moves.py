@@ -93,6 +93,20 @@ class TestUnitsThatFoughtStay(Case):
         post = self.post("Kar 5 INF to Russia", "#1 Ukraine: won, 3 INF left")
         assert self.check(self.BOARD, pre, post, R) == []
 
+    def test_units_the_turn_did_not_begin_with_do_not_move(self) -> None:
+        """Tried as a new player with the board check: "Russia 9 arm -> Karelia" (Russia
+        has 2) and a battleship "from" West US passed with no finding. Only units that
+        stood in a place when the turn began move from it in non-combat (those that came
+        there by combat may not move again)."""
+        board: Board = {"Karelia S.S.R.": {R: {U.INF: 5, U.ARM: 1}}, "Russia": {R: {U.ARM: 2}}}
+        post = (
+            "Non-combat moves:\nRussia 9 ARM to Karelia\nKar 2 INF to Russia\nKar 4 INF to Russia\n"
+        )
+        got = self.check(board, None, post, R)
+        assert found(got) == [(2, Code.NOT_AT_ORIGIN), (4, Code.NOT_AT_ORIGIN)]
+        assert got[0].message.startswith("9 ARM moved from Russia, where the turn began with 2")
+        assert got[1].message.startswith("6 INF moved from Karelia S.S.R., where the turn began")
+
     def test_without_the_combat_moves_a_battle_place_still_holds_attackers(self) -> None:
         got = self.check(self.BOARD, None, self.post("Ukraine 3 INF to Caucasus"), R)
         assert found(got) == [(5, Code.MOVED_AFTER_COMBAT)]
