@@ -114,6 +114,10 @@ def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | N
     units = Units()
     spent: int | None = None
     remaining: int | None = None
+    prices: list[int] = []
+    """Amounts written beside the units, none of them said to be the total."""
+    total = False
+    """Whether an amount was written as the total ("= $40", "$32 total")."""
     i, n = 0, len(toks)
     errors = reader.errors_on(line)
     if _names_a_place(reader, toks):
@@ -130,10 +134,14 @@ def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | N
         nxt = toks[i + 1].low if i + 1 < n else ""
         counted = _counted_after(reader, toks, i, n)
         if tok.kind == MONEY or (tok.kind == NUM and nxt in _IPC_WORDS):
-            if _clause(toks, i) & _REMAINING:
+            clause = _clause(toks, i)
+            if clause & _REMAINING:
                 remaining = tok.value
-            else:
-                spent = tok.value
+            elif (i > 0 and toks[i - 1].text == "=") or clause & _SPENT:
+                spent, total = tok.value, True  # "... = $40", "$32 total"
+            elif not total:
+                prices.append(tok.value)  # "2 TRN ($16), 1 AC ($18)": a price for each
+                spent = sum(prices)
             i += 2 if tok.kind == NUM else 1
         elif counted is not None:  # "inf x 4", "INF x4", "inf*4", "inf (4)", "inf: 4"
             unit, count, i = counted
@@ -148,7 +156,7 @@ def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | N
             if clause & _REMAINING:
                 remaining = tok.value
             elif (i > 0 and toks[i - 1].text == "=") or clause & _SPENT:
-                spent = tok.value  # "5 inf, 1 arm = 32", "total 32": the IPCs it costs
+                spent, total = tok.value, True  # "5 inf, 1 arm = 32", "total 32": the cost
             i += 1
         else:
             i += 1

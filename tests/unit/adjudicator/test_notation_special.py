@@ -260,6 +260,10 @@ def test_an_unreadable_tech_line_is_an_error() -> None:
         ("Buy: inf (4), arm (2)", {U.INF: 4, U.ARM: 2}, None, None),
         ("Buy: infantry - 4, tanks - 2", {U.INF: 4, U.ARM: 2}, None, None),
         ("Buy: inf: 4", {U.INF: 4}, None, None),
+        # a price beside each unit is a part of the total ("written as $18, but ... $34")
+        ("Purchases: 2 transports ($16), 1 carrier ($18)", {U.TRN: 2, U.AC: 1}, 34, None),
+        ("Buy: 3 inf $9, 1 arm $5", {U.INF: 3, U.ARM: 1}, 14, None),
+        ("Buy: 2 trn + 4 inf ($16 + $12 = $29)", {U.TRN: 2, U.INF: 4}, 29, None),
     ],
 )
 def test_purchases(
