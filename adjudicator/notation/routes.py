@@ -271,6 +271,17 @@ def read_route(
                 if place is not None:
                     path.append(place)
                 zoneless = place is None and bool(item.units)
+            elif (
+                seg.role == "to"
+                and place is not None
+                and len(origins) == 1
+                and not origins[0].units.counts
+                and origins[0].place is not None
+                and destination is None
+            ):  # "Russia -> Karelia: 2 inf": the origin, where to, then the units
+                origins = [Start(origins[0].place, item.units, origins[0].could_be)]
+                path.append(place)
+                destination = place
             elif item.units.counts:
                 reader.error(
                     line,

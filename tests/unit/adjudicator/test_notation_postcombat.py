@@ -291,3 +291,21 @@ def test_units_named_after_the_survivors_and_then_lost_are_losses(said: str) -> 
 def test_units_listed_as_survivors_stay_survivors() -> None:
     (result,) = parse("Results:\n#1 UK SZ: won, 1 SUB, 1 TRN left").results
     assert result.survivors == Units.of({UnitType.SUB: 1, UnitType.TRN: 1})
+
+
+@pytest.mark.parametrize(
+    ("written", "origin", "destination", "units"),
+    [
+        ("Russia -> Karelia: 2 inf, 1 ftr", "Russia", "Karelia S.S.R.", "2 INF, 1 FTR"),
+        ("Ger->E Eur 1 arm", "Germany", "East Europe", "1 ARM"),
+        ("Russia to Karelia 2 inf", "Russia", "Karelia S.S.R.", "2 INF"),
+    ],
+)
+def test_a_move_written_from_where_to_where_then_the_units(
+    written: str, origin: str, destination: str, units: str
+) -> None:
+    """Found by a helper writing post-combat emails as new players: "Russia -> Karelia: 2
+    inf, 1 ftr" was an error ("could not read 2 INF, 1 FTR after 'to'") and the move was
+    dropped. With one origin naming no units, the units after the destination are its."""
+    (move,) = parse(f"Non-combat moves:\n{written}").moves
+    assert (move.origin, move.destination, move.units.label()) == (origin, destination, units)
