@@ -29,10 +29,12 @@ _COUNT = re.compile(
     r"""^\s*(?:(?:final\s+)?(?:territory\s+(?:and|&)\s+ipc\s+|ipc\s+)?count\s*[:\-]?\s*)?
     (?P<power>[A-Za-z][A-Za-z. ]{0,20}?)?\s*[:\-]?\s*
     (?P<a>\$\s?\d{1,9}|\d{1,9})\s*(?P<au>terr\w*|t|ipcs?|\$)?\s*[/,;]\s*
-    (?P<b>\$\s?\d{1,9}|\d{1,9})\s*(?P<bu>terr\w*|t|ipcs?|\$)?\s*[.!]?\s*$""",
+    (?P<b>\$\s?\d{1,9}|\d{1,9})\s*(?P<bu>terr\w*|t|ipcs?|\$)?\s*[.!]?
+    (?:\s*\([^()]*\))?\s*(?:[:;]-?[)(DPp])?\s*[.!]?\s*$""",
     re.IGNORECASE | re.VERBOSE,
 )
-"""'UK 30/$32', 'Count: 30 terr / 32 IPC', 'UK 30/32' (no units: a warning)."""
+"""'UK 30/$32', 'Count: 30 terr / 32 IPC', 'UK 30/32' (no units: a warning); a remark in
+brackets or a smiley after it is no part of it ('GER 12/$37 (up from 34)')."""
 
 
 def count(reader: Reader, line: int, text: str) -> Count | None:

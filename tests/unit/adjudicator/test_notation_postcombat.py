@@ -25,6 +25,9 @@ def codes(turn: Turn) -> list[tuple[int, str, str]]:
         ("Count: 13 territories, 41 IPCs", None, 13, 41, True),
         ("Russia 9 / $ 26.", Power.USSR, 9, 26, True),
         ("J 20/29", Power.JAPAN, 20, 29, False),
+        # a remark after the count (tried as new players: "could not read '12/$37'")
+        ("GER 12/$37 (up from 34)", Power.GERMANY, 12, 37, True),
+        ("Germany 12/$37 :)", Power.GERMANY, 12, 37, True),
     ],
 )
 def test_counts(
