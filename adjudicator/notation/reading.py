@@ -469,7 +469,7 @@ class Reader:
                     used, unit = self._counted_unit(line, toks, i, j, end, rule)
                     if unit is None:
                         return _units_of(pairs), (j + used if used else j), empty
-                pairs.append((unit, int(tok.text)))  # a NUM token is digits only
+                pairs.append((unit, tok.value))  # digits, or a count written out
                 i = j + used
                 continue
             if tok.text in LIST_SEPARATORS or tok.low in _JOINING_WORDS:

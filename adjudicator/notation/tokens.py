@@ -31,6 +31,15 @@ _KINDS_BY_GROUP = (PUNCT, WORD, NUM, MONEY, PUNCT, ARROW)
 _WRITTEN = operator.itemgetter(1)
 """The token as written, of a (spaces before, token) pair."""
 
+_COUNT_WORDS = {
+    word: n
+    for n, word in enumerate(
+        ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), start=2
+    )
+}
+"""Counts written out ("two inf left", "E Europe: three infantry"): read as the number. Not
+"one", a word of many sentences ("no one", "one of them")."""
+
 WORD_LIMIT = 20_000
 """Written tokens kept before the table starts afresh (every new misspelling is a new one)."""
 
@@ -51,8 +60,8 @@ class Token:
 
     @property
     def value(self) -> int:
-        """The number of a NUM or MONEY token."""
-        return int(self.text.lstrip("$").strip())
+        """The number of a NUM or MONEY token ("3", "$32", "two")."""
+        return _COUNT_WORDS.get(self.low) or int(self.text.lstrip("$").strip())
 
 
 class Tokens(list[Token]):
@@ -93,7 +102,10 @@ class _Words(dict[str, Token]):
             self.clear()
         m = _KIND.match(word)
         kind = _KINDS_BY_GROUP[m.lastindex or 0] if m is not None else PUNCT
-        token = self[word] = Token(kind, word, word.lower().rstrip(".") or word)
+        low = word.lower().rstrip(".") or word
+        if low in _COUNT_WORDS and word[-1] != ".":
+            kind = NUM  # "two inf left": a count written out
+        token = self[word] = Token(kind, word, low)
         return token
 
 

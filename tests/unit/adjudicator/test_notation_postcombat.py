@@ -312,3 +312,20 @@ def test_a_move_written_from_where_to_where_then_the_units(
     dropped. With one origin naming no units, the units after the destination are its."""
     (move,) = parse(f"Non-combat moves:\n{written}").moves
     assert (move.origin, move.destination, move.units.label()) == (origin, destination, units)
+
+
+def test_counts_written_out_are_numbers() -> None:
+    """Found by a helper writing post-combat emails as new players: "won, two inf left"
+    was 1 INF surviving and "lost three inf" 1 INF, silently; "E Europe: two infantry" an
+    error. Two to ten written out are counts; "one" is not (a word of many sentences: "no
+    one", "one of them"), and stays whatever it was."""
+    turn = parse(
+        "Results:\n#1 Libya: won, two inf left\n#2 Norway: lost, lost three inf\n"
+        "Map:\nEast Europe: two infantry, 1 arm\n"
+    )
+    assert [(r.survivors.label(), r.losses.label()) for r in turn.results] == [
+        ("2 INF", "none"),
+        ("none", "3 INF"),
+    ]
+    assert [e.units.label() for e in turn.map] == ["2 INF, 1 ARM"]
+    assert turn.diagnostics == ()
