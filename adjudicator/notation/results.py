@@ -347,26 +347,23 @@ def result(
         outcome = CombatOutcome.LOST
     elif outcome is None and loss_phrase is not None:
         outcome = CombatOutcome.LOST
-        said = span_text(text, toks, *loss_phrase)
-        where = f"battle #{number}" if number is not None else written
+        left = f"{survivors + pending} surviving" if survivors or pending else "no survivors"
         reader.warning(
             line,
             Rule.POST_COMBAT,
-            f"{where}: {said!r} names the units lost ({losses}) but not how the battle "
-            f"ended; read as lost, with "
-            + (f"{survivors + pending} surviving" if survivors or pending else "no survivors"),
+            f"{_where(number, written)}: {span_text(text, toks, *loss_phrase)!r} names the "
+            f"units lost ({losses}) but not how the battle ended; read as lost, with {left}",
             'write the outcome too: "lost, 1 SUB lost" or "won, lost 1 SUB"',
             "unstated-outcome",
         )
     elif outcome is None and sank is not None and (survivors or pending):
         outcome = CombatOutcome.WON  # the defender's units destroyed, the attacker's left
-        said = span_text(text, toks, *sank)
-        where = f"battle #{number}" if number is not None else written
         reader.warning(
             line,
             Rule.POST_COMBAT,
-            f"{where}: {said!r} names the defender's losses and {survivors + pending} "
-            "surviving, but not how the battle ended; read as won",
+            f"{_where(number, written)}: {span_text(text, toks, *sank)!r} names the "
+            f"defender's losses and {survivors + pending} surviving, but not how the battle "
+            "ended; read as won",
             'write the outcome too: "won, 1 SUB left"',
             "unstated-outcome",
         )
@@ -424,6 +421,11 @@ def _enemy_units(reader: Reader, toks: Tokens, i: int, n: int, mover: Power | No
             break  # "sank 2 TRN, 1 SUB left": the survivor is the attacker's
         j = after
     return j
+
+
+def _where(number: int | None, written: str) -> str:
+    """How a finding names the battle a result is of: its number, else its place."""
+    return f"battle #{number}" if number is not None else written
 
 
 def _clause_end(toks: Tokens, i: int, n: int) -> int:

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.notation import CombatOutcome, Severity, Units
+from adjudicator.notation import CombatOutcome, Severity, Turn, Units
 from adjudicator.units import UnitType as U
 from tests.conformance.cases import NotationCase, Read, class_openings
+
+
+def _results(turn: Turn) -> list[tuple[int | None, CombatOutcome, Units, Units]]:
+    """Each result read: its battle's number, the outcome, the survivors, the losses."""
+    return [(r.number, r.outcome, r.survivors, r.losses) for r in turn.results]
 
 
 class TestPostCombatResults(NotationCase):
@@ -42,7 +47,7 @@ class TestPostCombatResults(NotationCase):
             "#3 Karelia: won, killed 3 inf, 2 arm, 1 inf left\n"
             "#4 Ukraine: won; their ftr died, 2 ARM left\n"
         )
-        assert [(r.number, r.outcome, r.survivors, r.losses) for r in turn.results] == [
+        assert _results(turn) == [
             (2, CombatOutcome.LOST, Units(), Units.of({U.SUB: 1})),
             (1, CombatOutcome.WON, Units.of({U.SUB: 1}), Units()),
             (3, CombatOutcome.WON, Units.of({U.INF: 1}), Units()),
@@ -63,7 +68,7 @@ class TestPostCombatResults(NotationCase):
             "#3 Karelia: killed the Russian inf, 2 arm remain\n"
             "#4 UK SZ: won, 1 SUB survives, German TRN sunk\n"
         )
-        assert [(r.number, r.outcome, r.survivors, r.losses) for r in turn.results] == [
+        assert _results(turn) == [
             (1, CombatOutcome.WON, Units.of({U.SUB: 1}), Units()),
             (2, CombatOutcome.WON, Units.of({U.SUB: 1}), Units()),
             (3, CombatOutcome.WON, Units.of({U.ARM: 2}), Units()),
@@ -98,7 +103,7 @@ class TestPostCombatResults(NotationCase):
             "#10 Libya: won, destroyed 1 inf 1 arm, 1 arm left\n"
             "#11 Caucasus: defender lost 2 inf, we lost everything\n"
         )
-        assert [(r.number, r.outcome, r.survivors, r.losses) for r in turn.results] == [
+        assert _results(turn) == [
             (1, CombatOutcome.WON, Units.of({U.INF: 3}), Units()),
             (2, CombatOutcome.WON, Units.of({U.INF: 6, U.ARM: 2}), Units.of({U.INF: 1})),
             (3, CombatOutcome.WON, Units.of({U.INF: 4, U.ARM: 2}), Units()),
