@@ -253,16 +253,18 @@ def _names_a_place(reader: Reader, toks: Tokens) -> bool:
     """Whether a line starts with a place and a colon ("E Eur: 3 INF"), as an origin line or
     a map entry does, or names a place after its units ("3 inf in India", "(placing the tank
     in Karelia)"); a power buying ("Germany: 3 INF") names the buyer, not a place."""
+    if not toks:
+        return False
     lookup = reader.lookup
-    for k, tok in enumerate(toks):
+    at = [k for k, tok in enumerate(toks) if tok.low in _AT_A_PLACE]
+    for k in at:
         if (
-            tok.low in _AT_A_PLACE
-            and k + 1 < len(toks)
+            k + 1 < len(toks)
             and lookup.exact_places[toks[k + 1].text] is not None
             and lookup.power(toks[k + 1].text) is None
         ):
             return True
-    first = next((k for k, tok in enumerate(toks) if tok.kind == NUM), 0)
+    first = 0 if toks[0].kind == NUM else next((k for k, t in enumerate(toks) if t.kind == NUM), 0)
     if 0 < first <= 4:  # "E US 4 inf, 1 ftr": a place, then its units
         written = toks.span(0, first).strip(" :-")
         exact = lookup.place(written)

@@ -469,7 +469,8 @@ class Reader:
                     used, unit = self._counted_unit(line, toks, i, j, end, rule)
                     if unit is None:
                         return _units_of(pairs), (j + used if used else j), empty
-                pairs.append((unit, tok.value))  # digits, or a count written out
+                text = tok.text  # digits, or a count written out ("two")
+                pairs.append((unit, int(text) if text.isdigit() else tok.value))
                 i = j + used
                 continue
             if tok.text in LIST_SEPARATORS or tok.low in _JOINING_WORDS:
