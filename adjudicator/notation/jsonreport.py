@@ -72,7 +72,8 @@ the first lost), no-move (a non-combat move whose units start where it takes the
 (a non-combat move naming no place its units start from: "bmb returns to Germany"). Notes:
 quoted, implicit-battle (a battle read from a move, with no header), not-read (chat),
 corrected (an order of loss the player corrected as he wrote it, "inf, art... sorry, inf,
-arm": read from the correction),
+arm": read from the correction), unknown-heading (a line "Units:" heading no part the engine
+knows: the lines under it are read as under no heading),
 abbreviation (a shortened place name read as the one place it fits: "Caro SZ"), stays (a
 non-combat line saying its units do not move, "Germany 1 BMB -> stays").
 Example (the rule book's Precombat example, battle #1 only)::

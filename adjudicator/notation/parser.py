@@ -88,6 +88,8 @@ _COUNT_FORM = (
     '"use units to distinguish between territory count and IPC count, i.e. UK 30/$32")'
 )
 """How a count the parser could not read is written."""
+_UNKNOWN_HEADING = re.compile(r"^\W*([A-Za-z][A-Za-z '’&-]{1,30}?)\s*:\s*$")
+"""A line of a few words and a colon alone ("Units:", "Notes:"): a heading of some part."""
 _IPCS_ONLY = re.compile(
     r"^\W*(?:(?:ipcs?|income|ipc\s+count)\s*[:=\-]?\s*)?\$?\s?\d{1,5}\s*(?:ipcs?)?[\s.!]*$",
     re.IGNORECASE,
@@ -357,6 +359,13 @@ class TurnParser:
                 self._line(number, head.rest)
             return
         if (
+            self.section is not Section.NONE
+            and text.rstrip().endswith(":")
+            and (unknown := _UNKNOWN_HEADING.match(text)) is not None
+            and self._unknown_heading(number, unknown.group(1))
+        ):
+            return
+        if (
             self.section is Section.NONE
             and len(text) <= _TITLE_LENGTH
             and (bare := power_and_round(text)) is not None
@@ -406,6 +415,28 @@ class TurnParser:
                     self._not_read(number, text)
                 return
         self._in_section(number, text, low)
+
+    def _unknown_heading(self, number: int, written: str) -> bool:
+        """Whether ``written`` (the words of a line "Units:") heads a part of the turn the
+        parser does not know: no place, power or unit. The lines under it are then read as
+        under no heading (each warned of if it names units), never as the part before it."""
+        lookup = self.reader.lookup
+        if (
+            lookup.knows_place(written)
+            or lookup.power(written) is not None
+            or self.reader.exact_term(written) is not None
+        ):
+            return False
+        self.reader.info(
+            number,
+            _SECTION_RULES[self.section],
+            f"{written!r} heads no part of a turn the rules engine knows: the lines under "
+            "it are not read as orders",
+            _UNDER_A_HEADER,
+            "unknown-heading",
+        )
+        self.section = Section.NONE
+        return True
 
     def _summary(self, number: int, text: str, low: str) -> bool:
         """Whether a line belongs to a battle summary TripleA wrote (read if so)."""

@@ -664,3 +664,21 @@ def test_post_combat_headers_as_new_players_write_them() -> None:
     assert turn.diagnostics == ()
     whole = parse("USSR 3 combat and non-combat\nCombat:\n#1 Ukraine\nKar 3 INF\n")
     assert [b.territory for b in whole.battles] == ["Ukraine S.S.R."]
+
+
+def test_an_unknown_heading_ends_the_part_before_it() -> None:
+    """Found by a helper writing post-combat emails as new players: a map update under
+    "Units:" went on as placements, silently. A line of a few words and a colon that heads
+    no part the engine knows ends the part before it; its lines are read as under no
+    heading, and those naming units are warned of. A place with a colon ("Karelia:")
+    heads nothing."""
+    turn = parse(
+        "Germany 1 post-combat\nPlacement:\nGermany 4 inf\n\nUnits:\nKarelia: 6 inf, 1 arm\n"
+        "Map:\nGermany 4 inf\nKarelia:\n"
+    )
+    assert [(p.line, p.place) for p in turn.placements] == [(3, "Germany")]
+    assert [(e.line, e.place) for e in turn.map] == [(8, "Germany"), (9, "Karelia S.S.R.")]
+    assert [(d.line, d.severity.value, d.code) for d in turn.diagnostics] == [
+        (5, "info", "unknown-heading"),
+        (6, "warning", "not-read"),
+    ]
