@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from adjudicator.bids.model import BidCode, Finding, bid_finding
 from adjudicator.diagnostics import Rule, Severity
 from adjudicator.names import NameResolutionError, Names, Resolution, Term, normalise
+from adjudicator.names.abbreviations import IPC_WORDS
 from adjudicator.powers import Power
 from adjudicator.units import UnitType
 
@@ -43,7 +44,6 @@ NUMBER_WORDS = {
 }
 """Counts written as words; "a"/"an" is one."""
 
-IPC_WORDS = frozenset({"ipc", "ipcs", "pu", "pus"})
 """What the additional IPCs of a bid are called (normalised); read before units, since the
 typo rule would otherwise read "IPC" as "IC"."""
 

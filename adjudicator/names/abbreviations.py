@@ -109,6 +109,9 @@ _COMMON: dict[Term, tuple[str, ...]] = {
     EMPTY: ("Empty",),
 }
 
+IPC_WORDS = frozenset({"ipc", "ipcs", "ipc's", "pu", "pus"})
+"""Words after a number saying it is money ("21 IPCs"; TripleA's "PUs"), not units."""
+
 UNIT_WORDS: tuple[tuple[str, Term], ...] = IAAPA_ABBREVIATIONS + tuple(
     (word, term) for term, words in _COMMON.items() for word in words
 )

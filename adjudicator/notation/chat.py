@@ -14,7 +14,7 @@ from itertools import pairwise
 
 from adjudicator.names.resolver import UnknownName
 from adjudicator.notation.mailtext import Line
-from adjudicator.notation.reading import Reader
+from adjudicator.notation.reading import IPC_WORDS, Reader
 from adjudicator.notation.routes import ROLE_WORDS
 from adjudicator.notation.sections import Section, header
 from adjudicator.notation.tokens import (
@@ -144,11 +144,7 @@ def _remark_before_a_name(reader: Reader, text: str) -> bool:
     return (
         _SENTENCE_END.search(text) is not None
         and header(text) is None
-        and (
-            not looks_like_an_order(reader, text, Section.NONE)
-            or refers_only(reader, text)
-            or names_no_units(reader, text)
-        )
+        and (not looks_like_an_order(reader, text, Section.NONE) or names_no_units(reader, text))
     )
 
 
@@ -242,9 +238,6 @@ _BRACKETED = re.compile(r"[(\[]([^)\]]*)")
 """What each bracket of a line holds (to its end, if it is not closed)."""
 
 
-_IPC_WORDS = frozenset({"ipc", "ipcs", "ipc's"})
-
-
 def is_remark(reader: Reader, inside: list[Token], *, amounts: bool = False) -> bool:
     """Whether a bracket's tokens are a remark ("captured", "already counted above, 4 spaces
     total"): words, and numbers that count no unit, with no unit, no word for an empty
@@ -254,7 +247,7 @@ def is_remark(reader: Reader, inside: list[Token], *, amounts: bool = False) -> 
     words = [tok for tok in inside if tok.kind == WORD]
     if not words or any(tok.kind not in (WORD, NUM, PUNCT) for tok in inside):
         return False
-    if amounts and any(tok.kind == NUM and nxt.low in _IPC_WORDS for tok, nxt in pairwise(inside)):
+    if amounts and any(tok.kind == NUM and nxt.low in IPC_WORDS for tok, nxt in pairwise(inside)):
         return False
     for tok in words:
         if (

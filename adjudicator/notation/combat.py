@@ -50,8 +50,10 @@ _TERRITORY_END = re.compile(
     r"\(|:|\s[-–—]+\s|\s(?:v|vs|versus|against)\.?\s|\s(?:w/|with)\s|\s(?=\d)", re.IGNORECASE
 )
 _UNLISTED = re.compile(r"^\W*(?:\?+|unknown|tbd|n/?a)?\W*$", re.IGNORECASE)
+DEFENCE_WORDS = r"def(?:enders|ender|ending|ended\s+by)?\.?|defended\s+by|vs?\.?|versus"
+"""Words a battle's defenders follow ("defenders: 1 BB", "vs 3 INF")."""
 _DEFENCE_PREFIX = re.compile(
-    r"^\s*(?:def(?:enders|ender|ending|ended\s+by)?\.?|defended\s+by|vs?\.?|versus|"
+    rf"^\s*(?:{DEFENCE_WORDS}|"
     r"(?:ussr|russia|germany|german|ger|uk|british|japan|jap|usa|us|american|[rgj])\b)"
     r"\s*[:\-]?\s*",
     re.IGNORECASE,

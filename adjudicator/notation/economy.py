@@ -13,7 +13,7 @@ import re
 from adjudicator.diagnostics import Rule
 from adjudicator.names.resolver import Match, Resolution
 from adjudicator.notation.model import Purchase, TechResult
-from adjudicator.notation.reading import Reader
+from adjudicator.notation.reading import IPC_WORDS, Reader
 from adjudicator.notation.tokens import MONEY, NUM, WORD, Token, Tokens, has_digit
 from adjudicator.units import Technology, Units, UnitType
 
@@ -43,7 +43,6 @@ _REMAINING = frozenset(
         "leftover",
     }
 )
-_IPC_WORDS = frozenset({"ipc", "ipcs"})
 _NOTHING = re.compile(
     r"^\W*(?:no(?:ne)?|nothing|n/?a|-)\W*$|\bno\s+(?:purchases?|buys?|builds?)\b"
     r"|\bnothing\b|\bsav(?:e|ing)\s+(?:all|everything)\b",
@@ -103,7 +102,7 @@ def _dice(toks: list[Token]) -> int | None:
             return tok.value
     for i, tok in enumerate(toks):
         nxt = toks[i + 1].low if i + 1 < len(toks) else ""
-        money = tok.kind == MONEY or (tok.kind == NUM and nxt in _IPC_WORDS)
+        money = tok.kind == MONEY or (tok.kind == NUM and nxt in IPC_WORDS)
         if money and tok.value % TECH_DIE_COST == 0:
             return tok.value // TECH_DIE_COST
     return None
@@ -133,7 +132,7 @@ def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | N
         tok = toks[i]
         nxt = toks[i + 1].low if i + 1 < n else ""
         counted = _counted_after(reader, toks, i, n)
-        if tok.kind == MONEY or (tok.kind == NUM and nxt in _IPC_WORDS):
+        if tok.kind == MONEY or (tok.kind == NUM and nxt in IPC_WORDS):
             clause = _clause(toks, i)
             if clause & _REMAINING:
                 remaining = tok.value
@@ -175,7 +174,7 @@ def purchase(reader: Reader, line: int, toks: Tokens, text: str) -> Purchase | N
 _PURCHASE_WORDS = frozenset(
     {
         *_REMAINING,
-        *_IPC_WORDS,
+        *IPC_WORDS,
         *("buy", "buys", "bought", "buying", "purchase", "purchases", "purchased", "build"),
         *("builds", "spend", "spent", "spending", "total", "cost", "costs", "costing", "for"),
         *("and", "plus", "x", "each", "new", "units", "unit", "then", "also", "of", "at"),
@@ -216,7 +215,6 @@ def _stray_words(reader: Reader, toks: Tokens) -> list[str]:
         for tok in toks
         if tok.kind == WORD
         and tok.low not in _PURCHASE_WORDS
-        and lookup.word_units[tok.text] is None
         and lookup.exact_unit(tok.text) is None
         and lookup.power(tok.text) is None
         and len(tok.text) > 1
@@ -239,7 +237,7 @@ def _counted_after(
     j = i + used
     if unit is None or j + 1 >= n or toks[j].low not in _COUNT_MARKS or toks[j + 1].kind != NUM:
         return None
-    if j + 2 < n and toks[j + 2].low in _IPC_WORDS:
+    if j + 2 < n and toks[j + 2].low in IPC_WORDS:
         return None  # "inf - 3 IPC": a price
     end = j + 2
     if toks[j].text == "(":

@@ -141,8 +141,8 @@ _BOTH_HALVES = re.compile(r"\b(?:and|plus|whole|full)\b|[&+/]", re.IGNORECASE)
 """A diagnostic's line: the order a turn lists its diagnostics in."""
 _LIST_NUMBER = re.compile(r"^\s*(\d{1,3})[.)]\s+")
 _PLACE_ALONE = re.compile(
-    r"\s*([^()\[\]:]+?)\s*(?:[(\[][^()\[\]]*[)\]]|:|(?:[-–—:]\s*|\s)(?:def(?:enders?|ending"
-    r"|ended\s+by)?\.?|defended\s+by|vs\.?|versus)\b[^()\[\]]*)?\s*\Z",
+    rf"\s*([^()\[\]:]+?)\s*(?:[(\[][^()\[\]]*[)\]]|:|(?:[-–—:]\s*|\s)(?:{combat.DEFENCE_WORDS})"
+    r"\b[^()\[\]]*)?\s*\Z",
     re.IGNORECASE,
 )
 """A place written alone, or with a bracketed list or a colon after it ("Karelia (2 INF)"),
@@ -631,7 +631,7 @@ class TurnParser:
     def _not_read(self, number: int, text: str, toks: list[Token] | None = None) -> None:
         rule = _SECTION_RULES[self.section]
         r = self.reader
-        remark = refers_only(r, text, toks) or names_no_units(r, text)  # "Rolling #2 next"
+        remark = names_no_units(r, text)  # "Rolling battle 2 next", "Please send your OOL"
         if (
             has_digit(text)
             and self.section is not Section.NONE

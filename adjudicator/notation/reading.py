@@ -24,6 +24,7 @@ from adjudicator.names import (
     Term,
     UnknownName,
 )
+from adjudicator.names.abbreviations import IPC_WORDS as IPC_WORDS  # readers' vocabulary
 from adjudicator.names.abbreviations import UNIT_WORDS
 from adjudicator.notation.lookup import Lookup, lookup_for
 from adjudicator.notation.tokens import MONEY as MONEY  # re-exported: readers' vocabulary

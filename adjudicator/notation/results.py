@@ -13,7 +13,7 @@ import re
 from adjudicator.diagnostics import Rule
 from adjudicator.notation.listing import span_text
 from adjudicator.notation.model import CombatOutcome, CombatResult
-from adjudicator.notation.reading import HARD_STOPS, Reader
+from adjudicator.notation.reading import HARD_STOPS, IPC_WORDS, Reader
 from adjudicator.notation.tokens import MONEY, NUM, WORD, Token, Tokens, closing
 from adjudicator.powers import Power
 from adjudicator.units import Units, UnitType
@@ -214,7 +214,7 @@ def result(
         tok, low = toks[i], toks[i].low
         nxt = toks[i + 1] if i + 1 < n else None
         if tok.kind == MONEY or (
-            tok.kind == NUM and nxt is not None and nxt.low in ("ipc", "ipcs", "damage")
+            tok.kind == NUM and nxt is not None and (nxt.low in IPC_WORDS or nxt.low == "damage")
         ):
             damage = tok.value
             i += 1
