@@ -142,6 +142,29 @@ class TestSectionVITypographicalErrors(NotationCase):
         with pytest.raises(NotationError, match="line 2"):
             parse("Non-combat moves:\nGib SZ 1 BB to Med", strict=True)
 
+    def test_a_word_of_english_is_no_misspelt_name(self, read: Read) -> None:
+        """...readily decipherable: a player writing "take" or "home" means the word, not
+        Wake Island or Rome; "for" is no fighter. Read as misspellings, these were wrong
+        orders with only a warning (an order of loss for Wake Island)."""
+        turn = read("Special orders:\nPlease take my infantry first, then tanks\n")
+        assert [(o.territory, len(o.order)) for o in turn.orders_of_loss] == [(None, 2)]
+        assert turn.diagnostics == ()
+        moved = read("Non-combat moves:\nW Europe 1 bmb back home\n")
+        assert moved.moves == () and codes(moved) == [(2, "error", "unknown-name")]
+
+    def test_a_sea_zone_named_after_land_is_not_the_land(self, read: Read) -> None:
+        """If a typographical error results in the wrong territory being listed ... this
+        will be considered an error, not a typo: "Norway SZ" names no sea zone, and is
+        never the land Finland Norway."""
+        turn = read("Non-combat moves:\nUK SZ 1 BB to Norway SZ\n")
+        assert turn.moves == () and codes(turn) == [(2, "error", "unknown-name")]
+
+    def test_a_name_written_part_by_part_is_decipherable(self, read: Read) -> None:
+        """...readily decipherable: each part of "Norway/Finland" names Finland Norway."""
+        turn = read("Attack #1 - Norway/Finland (3 INF)\nKar 3 INF\n")
+        assert turn.battles[0].territory == "Finland Norway"
+        assert turn.diagnostics == ()
+
     def test_a_battle_place_of_several_zones_is_left_to_the_board(self, read: Read) -> None:
         """...readily decipherable: "Med" alone names none of the three Mediterranean zones,
         but the battle is kept with them, for the check against the board to read it as the
